@@ -1,0 +1,85 @@
+/*
+ * dat.h: the device's memory, shared by every process that writes to it.
+ * No pointers: each process maps it at its own address.  Fields the hook
+ * side reads while the control side writes them are read and written
+ * with the atomics below; everything else belongs to the control side.
+ */
+#include "devtrace.h"
+
+#define ald(p)		__atomic_load_n((p), __ATOMIC_ACQUIRE)
+#define rld(p)		__atomic_load_n((p), __ATOMIC_RELAXED)
+#define ast(p, v)	__atomic_store_n((p), (v), __ATOMIC_RELEASE)
+#define rst(p, v)	__atomic_store_n((p), (v), __ATOMIC_RELAXED)
+#define aadd(p, v)	__atomic_fetch_add((p), (v), __ATOMIC_RELAXED)
+#define acas(p, o, n)	__atomic_compare_exchange_n((p), (o), (n), 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)
+
+typedef struct Slot Slot;
+typedef struct Trace Trace;
+
+enum {
+	Magic = 0x65636172747665ull & 0xffffffff,	/* "devtrace" */
+	Version = 1,
+	Range = 1,	/* Trace.kind: an address range */
+	Glob,		/*	a pattern over symbol names */
+};
+
+/*
+ * One record.  seq says which ticket owns the slot: 2t+1 while the
+ * writer of ticket t fills it, 2t+2 once it is complete.
+ */
+struct Slot {
+	uint64_t seq;
+	uint64_t pc;
+	uint64_t ticks;
+	uint32_t tid;
+	uint32_t exit;
+	uint64_t a[4];
+};
+
+struct Trace {
+	uint32_t gen;		/* 0: slot free; odd while being changed */
+	uint32_t kind;
+	uint32_t on;
+	uint32_t haspred;
+	uint64_t start, end;	/* Range: [start, end) */
+	char name[Namelen];
+	char glob[Globlen];
+	char predsrc[Predmax];
+	Prog pred;
+};
+
+struct Dev {
+	uint32_t magic;
+	uint32_t version;
+	uint64_t size;		/* bytes, as devsize() said */
+	uint64_t hz;		/* cycle counter frequency */
+	uint32_t ctlgen;	/* bumped on every change */
+	uint32_t started;
+	uint32_t logmax;
+	uint32_t log;		/* ring holds 1<<log records */
+	uint32_t nwatch;
+	uint32_t watch[Nwatch];
+	uint32_t nreader;
+	uint32_t reader[Nreader];
+	uint32_t gennext;
+	Trace trace[Ntrace];
+
+	/* the ring: head is the next ticket; the rest is the reader's */
+	uint64_t head;
+	uint64_t tail;		/* next ticket to read */
+	uint64_t nread;		/* records returned */
+	uint64_t nlost;		/* records overwritten, abandoned or discarded, as the reader found them */
+	uint64_t stuck;		/* when the reader first waited on tail, host nsec; 0 if not waiting */
+	uint64_t filtered;	/* hits the watch list, reader rule or predicate dropped */
+	uint64_t count[Cncount];
+	uint64_t query;		/* the last query's address and answer */
+	char queryname[Namelen];
+	uint32_t hasquery;
+	char err[Errmax];
+
+	Slot slot[];		/* 1<<logmax of them */
+};
+
+/* ring.c */
+void	ringreset(Dev *d, int log);
+void	ringstats(Dev *d, uint64_t *hits, uint64_t *queued, uint64_t *lost);

@@ -1,0 +1,117 @@
+/*
+ * devtrace.h: the trace device, as its hosts see it.
+ *
+ * The device is freestanding C: no libc, no system calls.  Everything it
+ * keeps lives in one pointer-free block of memory (a Dev) that the host
+ * allocates, zeroed, with devsize() bytes: the user-space host maps it
+ * shared into every traced process, a kernel host will vmalloc it.  The
+ * host supplies time, ids and liveness through the functions of host.h,
+ * and serialises the control side (devctl, devstate, devread, devreader)
+ * with a lock of its own; the hook side (devhit, devrecord) takes no lock.
+ */
+#ifndef DEVTRACE_H
+#define DEVTRACE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "pred.h"
+
+enum {
+	Logmin = 4,	/* ring sizes, log2 records */
+	Logdef = 13,	/* 8192 records, as the original device */
+	Logmax = 20,
+	Ntrace = 64,	/* traces a device holds */
+	Namelen = 16,	/* trace names, with the NUL */
+	Globlen = 64,	/* name patterns, with the NUL */
+	Nwatch = 32,	/* watched pids */
+	Nreader = 16,	/* processes with trace open */
+	Linemax = 1024,	/* one control line, without the newline */
+	Predmax = 512,	/* predicate source text, with the NUL */
+	Reclen = 121,	/* one record line, with the newline */
+	Statemax = 80*1024,	/* the longest state text devstate can produce */
+	Errmax = 1280,	/* the last error's text: room for a predicate and its caret */
+};
+
+/* errors: the values of Linux's errno, which both hosts use */
+enum {
+	Enoent = 2,
+	E2big = 7,
+	Eexist = 17,
+	Einval = 22,
+	Enospc = 28,
+	Erange = 34,
+};
+
+typedef struct Dev Dev;
+typedef struct Hit Hit;
+typedef struct Tsel Tsel;
+typedef struct Reader Reader;
+
+/* One hook firing: what the trampoline and the host know of it. */
+struct Hit {
+	uint64_t pc;		/* the function's entry address */
+	uint64_t ticks;		/* cycle counter */
+	uint64_t a[4];		/* E: arguments; X: a[0] = return value */
+	uint32_t tid;		/* thread id: the record's pid field */
+	uint32_t pid;		/* process id, for watch and predicates */
+	uint32_t depth;		/* call depth as the shadow stack knows it */
+	uint8_t exit;		/* 0: entry (E), 1: exit (X) */
+};
+
+/*
+ * A host's private copy of one trace, made by devtsel() when the control
+ * state changes; each site keeps the slot number devselect() gave it, so
+ * the hook finds its trace without a search.  gen catches a trace that
+ * was removed and another made in its slot; the predicate is copied and
+ * validated so that no other process can change what the hook runs.
+ */
+struct Tsel {
+	uint32_t slot;
+	uint32_t gen;
+	uint32_t haspred;
+	Prog pred;		/* a validated private copy of the trace's predicate */
+};
+
+/* One open reader of the trace file: a record split across reads. */
+struct Reader {
+	char part[Reclen];
+	uint32_t off, len;
+};
+
+/* set up */
+size_t	devsize(int logmax);
+void	devinit(Dev *d, int logmax, uint64_t hz);
+int	devok(const Dev *d, size_t n);		/* magic, version and size check for a mapped device */
+
+/* control side: the host holds its lock */
+int	devctl(Dev *d, const char *buf, size_t n, uint32_t pid);	/* 0 or an E error; reason in deverr() */
+const char *deverr(const Dev *d);
+size_t	devstate(Dev *d, char *buf, size_t n);	/* state text, returns its length (< Statemax) */
+size_t	devread(Dev *d, Reader *r, char *buf, size_t n);	/* consumes records as text; 0 when none */
+int	devreader(Dev *d, uint32_t pid, int open);	/* the reader rule: pid is not traced while open */
+
+/* what a host needs to patch sites */
+uint32_t *devctlgen(Dev *d);	/* bumped on every state change; hosts may futex-wait on it */
+int	devselect(Dev *d, uint64_t pc, uint64_t linkaddr, int inmain, const char *name);	/* slot or -1 */
+int	devtsel(Dev *d, int slot, Tsel *sel);	/* 1 if the slot holds a trace; copies it */
+int	devsiteon(Dev *d, const Tsel *sel);	/* started and the trace enabled */
+int	devwatched(Dev *d, uint32_t pid, uint32_t tid);	/* watch list and reader rule */
+int	devwatches(Dev *d, uint32_t *pids, int max);	/* the watch list; 0: every process */
+int	devstarted(Dev *d);
+
+/* hook side: no lock, no system call */
+int	devhit(Dev *d, const Tsel *sel, Hit *h);	/* filter, then record: 1 if written */
+void	devrecord(Dev *d, const Hit *h);	/* write one record, unfiltered */
+void	devcount(Dev *d, int counter);		/* count an event the host saw */
+
+/* counters a host adds to (devcount) */
+enum {
+	Creentered,	/* hook fired while its thread was inside the device */
+	Cdeep,		/* frames not followed: shadow stack full */
+	Cpredfault,	/* predicate evaluations ended by a fault */
+	Cbadprog,	/* predicates refused by a host's validator */
+	Cncount,
+};
+
+#endif

@@ -1,0 +1,23 @@
+/*
+ * host.h: what the device asks of its host.  The user-space host
+ * (host/linux.c) and, later, a kernel module each define these.
+ * Every one may be called on the hook path: none may take a lock
+ * the hook path could already hold, none may call into traced code.
+ */
+#ifndef DEVTRACE_HOST_H
+#define DEVTRACE_HOST_H
+
+#include <stdint.h>
+
+uint64_t	hostticks(void);	/* the cycle counter the records carry */
+uint64_t	hostnsec(void);		/* monotonic nanoseconds, for the reader's time-outs */
+void	hostpause(void);		/* a reader waits for a writer: relax or yield */
+int	hostalive(uint32_t tid);	/* 0 once the thread is gone for good */
+
+/* predicate variables the Hit does not carry; asked only when a predicate uses them */
+uint32_t	hostppid(void);
+uint32_t	hostuid(void);
+uint32_t	hostcpu(void);
+const char	*hostexecname(void);	/* the command name, NUL-terminated, at most 15 characters */
+
+#endif

@@ -1,0 +1,163 @@
+/*
+ * lib.c: the little the device needs of a C library, written out
+ * because the device has none: strings, numbers as text, glob.
+ */
+#include "dev/dat.h"
+#include "dev/lib.h"
+
+size_t
+slen(const char *s)
+{
+	size_t n = 0;
+
+	while (s[n])
+		n++;
+	return n;
+}
+
+int
+seq(const char *a, const char *b)
+{
+	while (*a && *a == *b)
+		a++, b++;
+	return *a == *b;
+}
+
+void
+scopy(char *dst, const char *src, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i + 1 < n && src[i]; i++)
+		dst[i] = src[i];
+	dst[i] = 0;
+}
+
+/* text builders: output past the end is dropped, the length still counts */
+void
+bputc(Buf *b, char c)
+{
+	if (b->p < b->e)
+		*b->p = c;
+	b->p++;
+}
+
+void
+bputs(Buf *b, const char *s)
+{
+	while (*s)
+		bputc(b, *s++);
+}
+
+void
+bputhex(Buf *b, uint64_t v)
+{
+	static const char hex[] = "0123456789abcdef";
+	int i;
+
+	for (i = 60; i >= 0; i -= 4)
+		bputc(b, hex[v >> i & 0xf]);
+}
+
+void
+bputdec(Buf *b, uint64_t v)
+{
+	char t[20];
+	int n = 0;
+
+	do
+		t[n++] = '0' + v % 10;
+	while ((v /= 10) != 0);
+	while (n > 0)
+		bputc(b, t[--n]);
+}
+
+/* hex, with or without 0x; 1 if the whole token is a 64-bit number */
+int
+parsehex(const char *s, uint64_t *v)
+{
+	uint64_t x = 0;
+	int n = 0, d;
+
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
+		s += 2;
+	for (; *s; s++, n++) {
+		if (*s >= '0' && *s <= '9')
+			d = *s - '0';
+		else if (*s >= 'a' && *s <= 'f')
+			d = *s - 'a' + 10;
+		else if (*s >= 'A' && *s <= 'F')
+			d = *s - 'A' + 10;
+		else
+			return 0;
+		if (x >> 60)
+			return 0;
+		x = x << 4 | d;
+	}
+	*v = x;
+	return n > 0;
+}
+
+int
+parsedec(const char *s, uint64_t *v)
+{
+	uint64_t x = 0;
+	int n = 0;
+
+	for (; *s; s++, n++) {
+		if (*s < '0' || *s > '9' || x > (~0ull - 9) / 10)
+			return 0;
+		x = x * 10 + (*s - '0');
+	}
+	*v = x;
+	return n > 0;
+}
+
+/* shell glob: * ? [set] [!set] [a-z], no escapes; iterative, so no deep recursion */
+static const char *
+matchset(const char *p, char c)
+{
+	int neg = 0, hit = 0;
+
+	if (*p == '!')
+		neg = 1, p++;
+	do {
+		if (p[1] == '-' && p[2] && p[2] != ']') {
+			hit |= c >= p[0] && c <= p[2];
+			p += 3;
+		} else
+			hit |= *p++ == c;
+	} while (*p && *p != ']');
+	if (*p != ']')
+		return 0;
+	return hit != neg ? p + 1 : 0;
+}
+
+int
+globmatch(const char *p, const char *s)
+{
+	const char *star = 0, *back = 0, *q;
+
+	while (*s) {
+		if (*p == '*') {
+			star = ++p;
+			back = s;
+			continue;
+		}
+		if (*p == '?' || *p == *s) {
+			p++, s++;
+			continue;
+		}
+		if (*p == '[' && (q = matchset(p + 1, *s)) != 0) {
+			p = q, s++;
+			continue;
+		}
+		if (star == 0)
+			return 0;
+		p = star;
+		s = ++back;
+	}
+	while (*p == '*')
+		p++;
+	return *p == 0;
+}

@@ -1,0 +1,586 @@
+/*
+ * pred.c: compile a D-style predicate into a Prog for predvm.c.
+ * Recursive descent, one function per kind of C expression, with the
+ * binary operators climbed by precedence from a table.  Code is emitted
+ * as the source is read; && || and ?: become forward branches patched
+ * when their target is known.  Errors echo the expression with a caret
+ * under the column, as Linux's event filters do.
+ */
+#include "devtrace.h"
+
+typedef struct Comp Comp;
+typedef struct Punct Punct;
+typedef struct Val Val;
+typedef struct Buf Buf;
+
+enum {
+	Nestmax = 16,	/* parentheses and ?: nested, unary operators in a row: bounds the C stack */
+	Uplus = 0xff,	/* unary + emits nothing */
+};
+
+enum { Tend = 1, Tnum, Tname, Tstr, Tpunct };	/* tokens */
+enum { Kerr, Knum, Kexec, Kstr };	/* kinds of value: execname and string literals only meet at == and != */
+
+struct Punct {
+	char s[3];
+	uint8_t prec;	/* binary precedence, 0 if none */
+	uint8_t bin;	/* opcode as a binary operator */
+	uint8_t un;	/* opcode as a unary operator */
+};
+
+/* C's precedence; the lexer takes the longest match */
+static const Punct punct[] = {
+	{"||", 1, Oorj, 0}, {"&&", 2, Oandj, 0},
+	{"|", 3, Oor, 0}, {"^", 4, Oxor, 0}, {"&", 5, Oand, 0},
+	{"==", 6, Oeq, 0}, {"!=", 6, Oneq, 0},
+	{"<", 7, Olt, 0}, {"<=", 7, Ole, 0}, {">", 7, Ogt, 0}, {">=", 7, Oge, 0},
+	{"<<", 8, Oshl, 0}, {">>", 8, Oshr, 0},
+	{"+", 9, Oadd, Uplus}, {"-", 9, Osub, Oneg},
+	{"*", 10, Omul, 0}, {"/", 10, Odiv, 0}, {"%", 10, Omod, 0},
+	{"!", 0, 0, Onot}, {"~", 0, 0, Ocom},
+	{"(", 0, 0, 0}, {")", 0, 0, 0}, {"?", 0, 0, 0}, {":", 0, 0, 0},
+};
+
+/* variable names, in the order of their numbers in pred.h */
+static const char *const vars[Nvar] = {
+	"arg0", "arg1", "arg2", "arg3", "retval", "entry", "pc", "pid", "tid",
+	"ppid", "uid", "cpu", "timestamp", "depth",
+};
+
+/* stack depth change of each opcode, to refuse too deep an expression */
+static const int8_t delta[Nop] = {
+	[Oret] = -1, [Olit] = 1, [Olit64] = 1, [Ovar] = 1, [Ostreq] = 1,
+	[Ojz] = -1, [Oandj] = -1, [Oorj] = -1,
+	[Omul] = -1, [Odiv] = -1, [Omod] = -1, [Oadd] = -1, [Osub] = -1,
+	[Oshl] = -1, [Oshr] = -1, [Olt] = -1, [Ole] = -1, [Ogt] = -1, [Oge] = -1,
+	[Oeq] = -1, [Oneq] = -1, [Oand] = -1, [Oxor] = -1, [Oor] = -1,
+};
+
+struct Val {
+	int k;
+	int pos;	/* where it starts in the source */
+	int off;	/* Kstr: offset in Prog.str */
+};
+
+struct Comp {
+	const char *src;
+	Prog *p;
+	int pos;	/* the current token */
+	int end;	/* just past it */
+	int prev;	/* the token before: where code being emitted came from */
+	int t;
+	const Punct *op;	/* Tpunct */
+	uint64_t num;	/* Tnum */
+	int var;	/* Tname: variable number, Nvar for execname, -1 if unknown */
+	int off;	/* Tstr */
+	int depth;	/* stack depth of the code so far */
+	int nest;
+	int err;	/* 0, Einval or E2big */
+	const char *msg;
+	int col;
+};
+
+struct Buf {
+	char *p, *e;
+};
+
+static int
+slen(const char *s)
+{
+	int n;
+
+	for (n = 0; s[n] != 0; n++)
+		;
+	return n;
+}
+
+static int
+isdigitc(int c)
+{
+	return c >= '0' && c <= '9';
+}
+
+static int
+isalnumc(int c)
+{
+	return isdigitc(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+}
+
+static int
+digit(int c, int base)
+{
+	int v;
+
+	if (isdigitc(c))
+		v = c - '0';
+	else if (c >= 'a' && c <= 'f')
+		v = c - 'a' + 10;
+	else if (c >= 'A' && c <= 'F')
+		v = c - 'A' + 10;
+	else
+		return -1;
+	return v < base ? v : -1;
+}
+
+/* the first error wins; returns a Val of kind Kerr for the callers to pass up */
+static Val
+fail(Comp *c, int err, const char *msg, int col)
+{
+	Val v = {Kerr, col, 0};
+
+	if (c->err == 0) {
+		c->err = err;
+		c->msg = msg;
+		c->col = col;
+	}
+	return v;
+}
+
+/* one character of a character constant or string at s; its length in *n, -1 if bad */
+static int
+escape(const char *s, int *n)
+{
+	static const char esc[] = "n\nt\tr\ra\ab\bf\fv\v\\\\''\"\"??";
+	int i, v, d;
+
+	*n = 1;
+	if (s[0] != '\\')
+		return s[0] == 0 || s[0] == '\n' ? -1 : (uint8_t)s[0];
+	*n = 2;
+	for (i = 0; esc[i] != 0; i += 2)
+		if (s[1] == esc[i])
+			return esc[i + 1];
+	v = 0;
+	if (digit(s[1], 8) >= 0) {
+		for (i = 1; i <= 3 && (d = digit(s[i], 8)) >= 0; i++)
+			v = v * 8 + d;
+		*n = i;
+		return v < 256 ? v : -1;
+	}
+	if (s[1] == 'x') {
+		for (i = 2; i <= 3 && (d = digit(s[i], 16)) >= 0; i++)
+			v = v * 16 + d;
+		*n = i;
+		return i > 2 ? v : -1;
+	}
+	return -1;
+}
+
+static void
+number(Comp *c, const char *s)
+{
+	uint64_t v;
+	int i, d, base;
+
+	base = 10;
+	i = 0;
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+		base = 16;
+		i = 2;
+	} else if (s[0] == '0')
+		base = 8;
+	v = 0;
+	for (; (d = digit(s[i], base)) >= 0; i++) {
+		if (v > (UINT64_MAX - d) / base) {
+			fail(c, Einval, "number too large", c->pos);
+			return;
+		}
+		v = v * base + d;
+	}
+	if (isalnumc(s[i]) || (base == 16 && i == 2)) {
+		fail(c, Einval, "bad number", c->pos);
+		return;
+	}
+	c->t = Tnum;
+	c->num = v;
+	c->end = c->pos + i;
+}
+
+static void
+charconst(Comp *c, const char *s)
+{
+	int v, n;
+
+	v = escape(s + 1, &n);
+	if (v < 0 || s[1] == '\'' || s[1 + n] != '\'') {
+		fail(c, Einval, "bad character constant", c->pos);
+		return;
+	}
+	c->t = Tnum;
+	c->num = v;
+	c->end = c->pos + n + 2;
+}
+
+/* a string literal goes straight into Prog.str */
+static void
+string(Comp *c, const char *s)
+{
+	Prog *p = c->p;
+	int i, v, n;
+
+	c->off = p->nstr;
+	for (i = 1; s[i] != '"'; i += n) {
+		v = escape(s + i, &n);
+		if (v <= 0) {
+			fail(c, Einval, s[i] == 0 ? "unterminated string" : v == 0 ? "NUL in string" : "bad string", c->pos + i);
+			return;
+		}
+		if (p->nstr >= Strmax - 1) {
+			fail(c, E2big, "strings too long", c->pos);
+			return;
+		}
+		p->str[p->nstr++] = v;
+	}
+	p->str[p->nstr++] = 0;
+	c->t = Tstr;
+	c->end = c->pos + i + 1;
+}
+
+static void
+name(Comp *c, const char *s)
+{
+	int i, n;
+
+	for (n = 0; isalnumc(s[n]); n++)
+		;
+	c->t = Tname;
+	c->end = c->pos + n;
+	c->var = -1;
+	for (i = 0; i <= Nvar; i++) {
+		const char *v = i < Nvar ? vars[i] : "execname";
+		if (slen(v) == n && __builtin_memcmp(v, s, n) == 0)
+			c->var = i;
+	}
+}
+
+static void
+next(Comp *c)
+{
+	const char *s;
+	int i, n, best;
+
+	c->prev = c->pos;
+	c->pos = c->end;
+	while ((s = c->src + c->pos), *s == ' ' || *s == '\t' || *s == '\n' || *s == '\r')
+		c->pos++;
+	c->end = c->pos;
+	c->t = 0;
+	if (*s == 0)
+		c->t = Tend;
+	else if (isdigitc(*s))
+		number(c, s);
+	else if (*s == '\'')
+		charconst(c, s);
+	else if (*s == '"')
+		string(c, s);
+	else if (isalnumc(*s))
+		name(c, s);
+	else {
+		best = 0;
+		for (i = 0; i < (int)(sizeof punct / sizeof punct[0]); i++) {
+			n = slen(punct[i].s);
+			if (n > best && __builtin_memcmp(punct[i].s, s, n) == 0) {
+				best = n;
+				c->op = &punct[i];
+			}
+		}
+		if (best == 0) {
+			fail(c, Einval, "bad character", c->pos);
+			return;
+		}
+		c->t = Tpunct;
+		c->end = c->pos + best;
+	}
+}
+
+static int
+is(Comp *c, const char *s)
+{
+	return c->t == Tpunct && c->op->s[0] == s[0] && c->op->s[1] == s[1];
+}
+
+/* the instruction's index, or -1 */
+static int
+emit(Comp *c, int op, uint64_t arg)
+{
+	Prog *p = c->p;
+
+	if (p->ninst >= Progmax) {
+		fail(c, E2big, "program too long", c->prev);
+		return -1;
+	}
+	c->depth += delta[op];
+	if (c->depth > Stackmax) {
+		fail(c, E2big, "expression too deep", c->prev);
+		return -1;
+	}
+	p->inst[p->ninst] = op | arg << 8;
+	return p->ninst++;
+}
+
+/* a branch emitted before its target was known now lands here */
+static void
+patch(Comp *c, int at)
+{
+	c->p->inst[at] |= (uint64_t)c->p->ninst << 8;
+}
+
+static void
+literal(Comp *c, uint64_t v)
+{
+	uint64_t top = v >> 55;
+
+	if (top == 0 || top == 0x1ff)	/* fits 56 bits, sign extended */
+		emit(c, Olit, v & (((uint64_t)1 << 56) - 1));
+	else if (emit(c, Olit64, 0) >= 0 && c->p->ninst < Progmax)
+		c->p->inst[c->p->ninst++] = v;
+	else
+		fail(c, E2big, "program too long", c->prev);
+}
+
+/* a value used as a number must be one */
+static int
+numeric(Comp *c, Val v)
+{
+	if (v.k == Knum)
+		return 1;
+	if (v.k != Kerr)
+		fail(c, Einval, "string used as a number", v.pos);
+	return 0;
+}
+
+static Val expr(Comp *c);
+
+static Val
+primary(Comp *c)
+{
+	Val v = {Knum, c->pos, 0};
+
+	if (c->err)
+		return fail(c, 0, 0, 0);
+	switch (c->t) {
+	case Tnum:
+		literal(c, c->num);
+		break;
+	case Tname:
+		if (c->var < 0)
+			return fail(c, Einval, "unknown variable", c->pos);
+		if (c->var == Nvar)
+			v.k = Kexec;
+		else
+			emit(c, Ovar, c->var);
+		break;
+	case Tstr:
+		v.k = Kstr;
+		v.off = c->off;
+		break;
+	default:
+		if (!is(c, "("))
+			return fail(c, Einval, "expression expected", c->pos);
+		next(c);
+		v = expr(c);
+		if (v.k == Kerr)
+			return v;
+		if (!is(c, ")"))
+			return fail(c, Einval, "')' expected", c->pos);
+		break;
+	}
+	next(c);
+	return c->err ? fail(c, 0, 0, 0) : v;
+}
+
+/* unary operators, gathered first and emitted after their operand */
+static Val
+unary(Comp *c)
+{
+	uint8_t ops[Nestmax];
+	int n;
+	Val v;
+
+	for (n = 0; c->t == Tpunct && c->op->un != 0; n++) {
+		if (n == Nestmax)
+			return fail(c, E2big, "expression too deep", c->pos);
+		ops[n] = c->op->un;
+		next(c);
+	}
+	v = primary(c);
+	if (n > 0 && !numeric(c, v))
+		return fail(c, 0, 0, 0);
+	while (n-- > 0)
+		if (ops[n] != Uplus)
+			emit(c, ops[n], 0);
+	return v;
+}
+
+/* execname == "lit", either way round */
+static Val
+strcmpop(Comp *c, Val l, Val r, int op, int opos)
+{
+	if (l.k == Knum || r.k == Knum)
+		return fail(c, Einval, "string compared with a number", opos);
+	if (l.k == r.k)
+		return fail(c, Einval, "compare execname with a string", opos);
+	emit(c, Ostreq, l.k == Kstr ? l.off : r.off);
+	if (op == Oneq)
+		emit(c, Onot, 0);
+	l.k = Knum;
+	return l;
+}
+
+static Val
+binary(Comp *c, int minprec)
+{
+	const Punct *op;
+	Val l, r;
+	int opos, j;
+
+	l = unary(c);
+	while (l.k != Kerr && c->t == Tpunct && c->op->prec >= minprec) {
+		op = c->op;
+		opos = c->pos;
+		if (op->bin != Oeq && op->bin != Oneq && !numeric(c, l))
+			break;
+		next(c);
+		j = -1;
+		if (op->bin == Oandj || op->bin == Oorj)
+			j = emit(c, op->bin, 0);
+		r = binary(c, op->prec + 1);
+		if (r.k == Kerr)
+			break;
+		if (op->bin != Oeq && op->bin != Oneq && !numeric(c, r))
+			break;
+		if (l.k != Knum || r.k != Knum) {
+			l = strcmpop(c, l, r, op->bin, opos);
+			continue;
+		}
+		if (j >= 0) {
+			emit(c, Obool, 0);
+			patch(c, j);
+		} else
+			emit(c, op->bin, 0);
+	}
+	return c->err ? fail(c, 0, 0, 0) : l;
+}
+
+/* cond ? a : b, right to left, as C groups it */
+static Val
+expr(Comp *c)
+{
+	Val v, a;
+	int j1, j2;
+
+	if (++c->nest > Nestmax)
+		return fail(c, E2big, "expression too deep", c->pos);
+	v = binary(c, 1);
+	if (v.k != Kerr && is(c, "?")) {
+		if (!numeric(c, v))
+			return fail(c, 0, 0, 0);
+		next(c);
+		j1 = emit(c, Ojz, 0);
+		a = expr(c);
+		if (!numeric(c, a))
+			return fail(c, 0, 0, 0);
+		if (!is(c, ":"))
+			return fail(c, Einval, "':' expected", c->pos);
+		next(c);
+		j2 = emit(c, Ojmp, 0);
+		patch(c, j1);
+		c->depth--;	/* the other arm starts without a's value */
+		if (!numeric(c, expr(c)))
+			return fail(c, 0, 0, 0);
+		patch(c, j2);
+	}
+	c->nest--;
+	return c->err ? fail(c, 0, 0, 0) : v;
+}
+
+static void
+bputs(Buf *b, const char *s, int n)
+{
+	while (n-- > 0 && *s != 0 && b->p < b->e)
+		*b->p++ = *s++;
+}
+
+static void
+bputc(Buf *b, int ch)
+{
+	if (b->p < b->e)
+		*b->p++ = ch;
+}
+
+/*
+ * msg, then the source and a caret under col, each indented two
+ * spaces; a source too long for err is shown as a window around col.
+ */
+static void
+errmsg(char *err, size_t nerr, const char *msg, const char *src, int col)
+{
+	Buf b;
+	int i, n, w, start, end;
+
+	if (err == 0 || nerr == 0)
+		return;
+	b.p = err;
+	b.e = err + nerr - 1;
+	n = slen(msg);
+	bputs(&b, msg, n);
+	w = ((int)(nerr < 4096 ? nerr : 4096) - 1 - n - 7) / 2;	/* room for each line */
+	n = slen(src);
+	start = 0;
+	end = n;
+	if (n > w) {
+		w -= 6;	/* the "..." each side */
+		if (w < 8) {
+			*b.p = 0;
+			return;
+		}
+		start = col > w / 2 ? col - w / 2 : 0;
+		end = start + w;
+		if (end > n) {
+			end = n;
+			start = n - w;
+		}
+	}
+	bputs(&b, "\n  ", 3);
+	if (start > 0)
+		bputs(&b, "...", 3);
+	for (i = start; i < end; i++)
+		bputc(&b, (uint8_t)src[i] < ' ' && src[i] != '\t' ? ' ' : src[i]);
+	if (end < n)
+		bputs(&b, "...", 3);
+	bputs(&b, "\n  ", 3);
+	if (start > 0)
+		bputs(&b, "   ", 3);
+	for (i = start; i < col; i++)
+		bputc(&b, src[i] == '\t' ? '\t' : ' ');
+	bputc(&b, '^');
+	*b.p = 0;
+}
+
+int
+predcompile(const char *src, Prog *p, char *err, size_t nerr)
+{
+	Comp c;
+	Val v;
+
+	__builtin_memset(p, 0, sizeof *p);
+	__builtin_memset(&c, 0, sizeof c);
+	c.src = src;
+	c.p = p;
+	next(&c);
+	v = expr(&c);
+	if (v.k != Kerr && c.t != Tend)
+		fail(&c, Einval, c.t == Tpunct && is(&c, ")") ? "unbalanced ')'" : "operator expected", c.pos);
+	if (c.err == 0 && numeric(&c, v))
+		emit(&c, Oret, 0);
+	if (c.err == 0 && !predvalid(p))
+		fail(&c, Einval, "internal error: program refused", 0);
+	if (c.err == 0) {
+		if (err != 0 && nerr > 0)
+			err[0] = 0;
+		return 0;
+	}
+	errmsg(err, nerr, c.msg, src, c.col);
+	__builtin_memset(p, 0, sizeof *p);
+	return c.err;
+}

@@ -1,0 +1,23 @@
+# tests/dev: the device's unit tests (cmocka) and its stress test, also under ThreadSanitizer.
+DEVTEST_HOST = $(B)/tests/dev/host.o
+DEVTESTS = ctl ring stress
+
+$(B)/tests/dev/%: $(B)/tests/dev/%_test.o $(DEVTEST_HOST) $(LIBDEV)
+	$(CC) -o $@ $^ -lcmocka -lpthread
+
+# ThreadSanitizer wants every racing access instrumented: build the device into the binary.
+$(B)/tests/dev/stress-tsan: tests/dev/stress_test.c tests/dev/host.c $(DEV_SRC)
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 -D_GNU_SOURCE $(WARN) -O1 -g -fsanitize=thread -Wno-tsan -I. -o $@ $^ -lcmocka -lpthread
+
+SUITES += $(DEVTESTS:%=dev-%) dev-stress-tsan
+
+check-dev-%: $(B)/tests/dev/%
+	@CMOCKA_MESSAGE_OUTPUT=TAP $< > $(B)/tap/dev-$*.tap 2> $(B)/tap/dev-$*.err || true
+
+check-dev-stress-tsan: $(B)/tests/dev/stress-tsan
+	@TSAN_OPTIONS=halt_on_error=1 CMOCKA_MESSAGE_OUTPUT=TAP $< > $(B)/tap/dev-stress-tsan.tap 2> $(B)/tap/dev-stress-tsan.err || true
+
+check-tsan: check-dev-stress-tsan
+	@tests/tapsum $(B)/tap dev-stress-tsan
+.PHONY: check-tsan
