@@ -1,0 +1,35 @@
+# flow.awk: indented call flow, one line per record as it comes.
+BEGIN { timeinit() }
+function line(t, tick, dur, d, arrow, fn, note) {
+	if (!started) {
+		started = 1
+		FMT = "%7s %14s %10s  %s%s %s%s\n"
+		printf "%7s %14s %10s  %s\n", "TID", "TIME(" UNIT ")", "DURATION", "FUNCTION"
+	}
+	# entries have no duration; exits whose entry or exit is missing show "-"
+	printf FMT, tidname(t), tick == "" ? "-" : fmtt(tick), arrow == "->" ? "" : fmtt(dur), indent(d), arrow, fn, note
+}
+function indent(d,   s, i) {
+	if (d < 0) d = 0
+	if (!(d in IND)) { s = ""; for (i = 0; i < d; i++) s = s "  "; IND[d] = s }
+	return IND[d]
+}
+$1 == "E" && NF == 8 {
+	tick = tickval($3)
+	line($4, tick, "", callenter($4, $2, tick), "->", $2, "")
+	next
+}
+$1 == "X" && NF == 8 {
+	t = $4
+	tick = tickval($3)
+	k = callfind(t, $2)
+	if (k < 0) { line(t, tick, "", callorphan(t), "<-", $2, " (no entry)"); next }
+	while (NS[t] > k + 1) { callpop(t, ""); line(t, "", "", C_DEPTH, "<-", C_FN, " (no exit)") }
+	callpop(t, tick)
+	line(t, tick, C_INCL, C_DEPTH, "<-", C_FN, "")
+}
+END {
+	if (DIED) exit 2
+	for (n = 1; n <= NTHR; n++)
+		for (t = THR[n]; NS[t] > 0; ) { callpop(t, ""); line(t, "", "", C_DEPTH, "<-", C_FN, " (no exit)") }
+}

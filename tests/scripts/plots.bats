@@ -1,0 +1,90 @@
+#!/usr/bin/env bats
+# plots/createplot and plots/distplot: pictures, quickly, without errors.
+load helper
+
+# picture KIND FILE: FILE is a non-empty PNG or SVG
+picture() {
+	[ -s "$2" ] || fail "$2 is empty"
+	case $1 in
+	png) [ "$(head -c 8 "$2" | od -An -c | tr -d ' ')" = '211PNG\r\n032\n' ] || fail "$2 is not a PNG";;
+	svg) grep -q '<svg' "$2" || fail "$2 is not an SVG";;
+	esac
+}
+
+# quiet CMD...: under each awk, CMD succeeds and writes nothing on stderr
+quiet() {
+	local a
+	for a in $AWKS; do
+		AWK=$a "$@" 2> "$BATS_TEST_TMPDIR/err" || fail "AWK=$a: failed: $(cat "$BATS_TEST_TMPDIR/err")"
+		[ ! -s "$BATS_TEST_TMPDIR/err" ] || fail "AWK=$a: gnuplot said: $(cat "$BATS_TEST_TMPDIR/err")"
+	done
+}
+
+@test "createplot: PNG and SVG of two processes' threads, no gnuplot error" {
+	quiet "$P/createplot" -s "$F/threads.syms" -o "$BATS_TEST_TMPDIR/t.png" "$F/threads.trace"
+	picture png "$BATS_TEST_TMPDIR/t.png"
+	quiet "$P/createplot" -s "$F/threads.syms" -o "$BATS_TEST_TMPDIR/t.svg" "$F/threads.trace"
+	picture svg "$BATS_TEST_TMPDIR/t.svg"
+	grep -q '>worker<' "$BATS_TEST_TMPDIR/t.svg"
+}
+
+@test "createplot: calls cut by the trace, in ns from tracectl" {
+	quiet "$P/createplot" -s "$F/midcall.syms" -v "ctl=$F/tracectl" -o "$BATS_TEST_TMPDIR/m.svg" "$F/midcall.trace"
+	picture svg "$BATS_TEST_TMPDIR/m.svg"
+	grep -q 'time since the first record (ns)' "$BATS_TEST_TMPDIR/m.svg"
+	quiet "$P/createplot" -s "$F/unfinished.syms" -o "$BATS_TEST_TMPDIR/u.png" "$F/unfinished.trace"
+	picture png "$BATS_TEST_TMPDIR/u.png"
+}
+
+@test "createplot: without -o, gnuplot input that is the same in every awk" {
+	for a in $AWKS; do
+		AWK=$a "$P/createplot" -s "$F/recursion.syms" "$F/recursion.trace" > "$BATS_TEST_TMPDIR/$a.gp"
+	done
+	cmp "$BATS_TEST_TMPDIR/mawk.gp" "$BATS_TEST_TMPDIR/gawk.gp"
+	grep -q '^plot ' "$BATS_TEST_TMPDIR/gawk.gp"
+	run gnuplot -e "set terminal svg; set output '$BATS_TEST_TMPDIR/p.svg'" "$BATS_TEST_TMPDIR/gawk.gp"
+	assert_success
+	assert_output ""
+}
+
+@test "createplot: -m leaves out short calls" {
+	"$P/createplot" -m 0 -s "$F/simple.syms" "$F/simple.trace" > "$BATS_TEST_TMPDIR/all"
+	"$P/createplot" -m 300 -s "$F/simple.syms" "$F/simple.trace" > "$BATS_TEST_TMPDIR/some"
+	grep -q '(5 calls)' "$BATS_TEST_TMPDIR/all"
+	grep -q '(5 calls; 2 under 300 ticks not drawn)' "$BATS_TEST_TMPDIR/some"
+}
+
+@test "createplot: 30000 calls in PNG and SVG in less than 10 s each" {
+	"$BATS_TEST_DIRNAME/gentrace" 30000 2 > "$BATS_TEST_TMPDIR/big"
+	for a in $AWKS; do
+		for ext in png svg; do
+			start=$(date +%s%N)
+			AWK=$a "$P/createplot" -o "$BATS_TEST_TMPDIR/big.$ext" "$BATS_TEST_TMPDIR/big" 2> "$BATS_TEST_TMPDIR/err"
+			ms=$(( ($(date +%s%N) - start) / 1000000 ))
+			echo "# AWK=$a $ext: $ms ms" >&3
+			[ ! -s "$BATS_TEST_TMPDIR/err" ] || fail "$(cat "$BATS_TEST_TMPDIR/err")"
+			picture $ext "$BATS_TEST_TMPDIR/big.$ext"
+			[ "$ms" -lt 10000 ] || fail "AWK=$a $ext: $ms ms"
+		done
+	done
+}
+
+@test "createplot: an empty trace is an error, and so is a bad output name" {
+	fails 1 "no calls" "$P/createplot" -o "$BATS_TEST_TMPDIR/e.png" "$F/empty.trace"
+	fails 2 "must end in .png or .svg" "$P/createplot" -o x.pdf "$F/simple.trace"
+	fails 1 "cannot read" "$P/createplot" /nonexistent
+}
+
+@test "distplot: cumulative distribution and buckets, PNG and SVG" {
+	quiet "$P/distplot" -o "$BATS_TEST_TMPDIR/c.png" retval "$F/args.trace"
+	picture png "$BATS_TEST_TMPDIR/c.png"
+	quiet "$P/distplot" -l -o "$BATS_TEST_TMPDIR/l.svg" retval "$F/args.trace"
+	picture svg "$BATS_TEST_TMPDIR/l.svg"
+	grep -q '4 at or below 0 not drawn' "$BATS_TEST_TMPDIR/l.svg"
+	quiet "$P/distplot" -b -o "$BATS_TEST_TMPDIR/b.png" arg1 "$F/args.trace"
+	picture png "$BATS_TEST_TMPDIR/b.png"
+}
+
+@test "distplot: no values is an error" {
+	fails 1 "no values" "$P/distplot" -o "$BATS_TEST_TMPDIR/e.png" retval "$F/empty.trace"
+}
