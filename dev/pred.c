@@ -16,6 +16,7 @@ typedef struct Buf Buf;
 enum {
 	Nestmax = 16,	/* parentheses and ?: nested, unary operators in a row: bounds the C stack */
 	Uplus = 0xff,	/* unary + emits nothing */
+	Srcmax = 1 << 16,	/* far more than any control line */
 };
 
 enum { Tend = 1, Tnum, Tname, Tstr, Tpunct };	/* tokens */
@@ -157,9 +158,10 @@ escape(const char *s, int *n)
 		*n = i;
 		return v < 256 ? v : -1;
 	}
-	if (s[1] == 'x') {
-		for (i = 2; i <= 3 && (d = digit(s[i], 16)) >= 0; i++)
-			v = v * 16 + d;
+	if (s[1] == 'x') {	/* as in C, every hex digit that follows */
+		for (i = 2; (d = digit(s[i], 16)) >= 0; i++)
+			if ((v = v * 16 + d) > 255)
+				return -1;
 		*n = i;
 		return i > 2 ? v : -1;
 	}
@@ -230,6 +232,10 @@ string(Comp *c, const char *s)
 			return;
 		}
 		p->str[p->nstr++] = v;
+	}
+	if (p->nstr >= Strmax) {	/* "" after the rest filled it: found by fuzz_pred */
+		fail(c, E2big, "strings too long", c->pos);
+		return;
 	}
 	p->str[p->nstr++] = 0;
 	c->t = Tstr;
@@ -322,7 +328,8 @@ emit(Comp *c, int op, uint64_t arg)
 static void
 patch(Comp *c, int at)
 {
-	c->p->inst[at] |= (uint64_t)c->p->ninst << 8;
+	if (at >= 0)
+		c->p->inst[at] |= (uint64_t)c->p->ninst << 8;
 }
 
 static void
@@ -562,11 +569,18 @@ predcompile(const char *src, Prog *p, char *err, size_t nerr)
 {
 	Comp c;
 	Val v;
+	int n;
 
 	__builtin_memset(p, 0, sizeof *p);
 	__builtin_memset(&c, 0, sizeof c);
 	c.src = src;
 	c.p = p;
+	for (n = 0; n < Srcmax && src[n] != 0; n++)
+		;
+	if (n == Srcmax) {	/* columns are ints */
+		errmsg(err, nerr, "expression too long", "", 0);
+		return E2big;
+	}
 	next(&c);
 	v = expr(&c);
 	if (v.k != Kerr && c.t != Tend)

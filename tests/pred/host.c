@@ -1,0 +1,19 @@
+/*
+ * host.c: the host functions the predicate tests link, with the
+ * fixture's values, counting the calls of those a predicate may make.
+ */
+#include <stddef.h>
+#include "dev/host.h"
+#include "tests/pred/fixture.h"
+
+int nhostcalls;	/* ppid, uid, cpu and execname asked */
+const char *testexecname = Fexecname;	/* a test may point it elsewhere, nil included */
+
+uint64_t hostticks(void) { return Fticks; }
+uint64_t hostnsec(void) { return 0; }
+void hostpause(void) { }
+int hostalive(uint32_t tid) { (void)tid; return 1; }
+uint32_t hostppid(void) { nhostcalls++; return Fppid; }
+uint32_t hostuid(void) { nhostcalls++; return Fuid; }
+uint32_t hostcpu(void) { nhostcalls++; return Fcpu; }
+const char *hostexecname(void) { nhostcalls++; return testexecname; }

@@ -1,0 +1,470 @@
+/*
+ * predtest: the predicate compiler's errors, the validator's refusals,
+ * and what a run asks of its host.  The values it computes are the
+ * table test's business (predtab).
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "dev/devtrace.h"
+#include "tests/pred/fixture.h"
+
+#define nelem(a)	(sizeof(a) / sizeof((a)[0]))
+#define I(op, arg)	((uint64_t)(op) | (uint64_t)(arg) << 8)
+
+extern int nhostcalls;
+extern const char *testexecname;
+
+static const Hit hentry = {Fpc, Fticks, {Farg0, Farg1, Farg2, Farg3}, Ftid, Fpid, Fdepth, 0};
+
+/* compile, or fail the test with the message */
+static void
+compile(const char *src, Prog *p)
+{
+	char err[Errmax];
+	int r;
+
+	r = predcompile(src, p, err, sizeof err);
+	if (r != 0)
+		fail_msg("%s: %d: %s", src, r, err);
+	assert_int_equal(predvalid(p), 1);
+}
+
+static int
+run(const char *src)
+{
+	Prog p;
+
+	compile(src, &p);
+	return predeval(&p, &hentry);
+}
+
+/* the exact messages: what a user writing tracectl reads */
+static const struct {
+	const char *src;
+	int err;
+	const char *msg;
+} errs[] = {
+	{"arg9 > 3", Einval, "unknown variable\n  arg9 > 3\n  ^"},
+	{"arg0 > 1 && Pid == 3", Einval, "unknown variable\n  arg0 > 1 && Pid == 3\n              ^"},
+	{"execname + 1", Einval, "string used as a number\n  execname + 1\n  ^"},
+	{"arg0 + execname", Einval, "string used as a number\n  arg0 + execname\n         ^"},
+	{"!execname", Einval, "string used as a number\n  !execname\n   ^"},
+	{"execname", Einval, "string used as a number\n  execname\n  ^"},
+	{"1 ? \"x\" : 2", Einval, "string used as a number\n  1 ? \"x\" : 2\n      ^"},
+	{"execname && 1", Einval, "string used as a number\n  execname && 1\n  ^"},
+	{"execname == 3", Einval, "string compared with a number\n  execname == 3\n           ^"},
+	{"arg0 != \"sshd\"", Einval, "string compared with a number\n  arg0 != \"sshd\"\n       ^"},
+	{"execname == execname", Einval, "compare execname with a string\n  execname == execname\n           ^"},
+	{"\"a\" == \"a\"", Einval, "compare execname with a string\n  \"a\" == \"a\"\n      ^"},
+	{"arg0 +", Einval, "expression expected\n  arg0 +\n        ^"},
+	{"", Einval, "expression expected\n  \n  ^"},
+	{"()", Einval, "expression expected\n  ()\n   ^"},
+	{"(arg0 > 1", Einval, "')' expected\n  (arg0 > 1\n           ^"},
+	{"arg0 > 1)", Einval, "unbalanced ')'\n  arg0 > 1)\n          ^"},
+	{"arg0 3", Einval, "operator expected\n  arg0 3\n       ^"},
+	{"1 ? 2", Einval, "':' expected\n  1 ? 2\n       ^"},
+	{"1 ? 2 ? 3 : 4", Einval, "':' expected\n  1 ? 2 ? 3 : 4\n               ^"},
+	{"arg0 = 1", Einval, "bad character\n  arg0 = 1\n       ^"},
+	{"arg0 @ 1", Einval, "bad character\n  arg0 @ 1\n       ^"},
+	{"arg0 > 08", Einval, "bad number\n  arg0 > 08\n         ^"},
+	{"0x", Einval, "bad number\n  0x\n  ^"},
+	{"12ab", Einval, "bad number\n  12ab\n  ^"},
+	{"1.5", Einval, "bad character\n  1.5\n   ^"},
+	{"18446744073709551616", Einval, "number too large\n  18446744073709551616\n  ^"},
+	{"0x10000000000000000", Einval, "number too large\n  0x10000000000000000\n  ^"},
+	{"'ab' == 1", Einval, "bad character constant\n  'ab' == 1\n  ^"},
+	{"'' == 1", Einval, "bad character constant\n  '' == 1\n  ^"},
+	{"'\\x100'", Einval, "bad character constant\n  '\\x100'\n  ^"},
+	{"'\\q'", Einval, "bad character constant\n  '\\q'\n  ^"},
+	{"'a", Einval, "bad character constant\n  'a\n  ^"},
+	{"execname == \"abc", Einval, "unterminated string\n  execname == \"abc\n                  ^"},
+	{"execname == \"a\\0b\"", Einval, "NUL in string\n  execname == \"a\\0b\"\n                ^"},
+	{"execname == \"a\\qb\"", Einval, "bad string\n  execname == \"a\\qb\"\n                ^"},
+	{"arg0\t>\tfoo", Einval, "unknown variable\n  arg0\t>\tfoo\n      \t \t^"},
+	{"execname == \"0123456789012345678901234567890123456789012345678901234567890123\"", E2big,
+	 "strings too long\n  execname == \"0123456789012345678901234567890123456789012345678901234567890123\"\n              ^"},
+	{"!!!!!!!!!!!!!!!!!1", E2big, "expression too deep\n  !!!!!!!!!!!!!!!!!1\n                  ^"},
+};
+
+static void
+compile_errors(void **state)
+{
+	char err[1024];
+	Prog p;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < nelem(errs); i++) {
+		memset(err, 'x', sizeof err);
+		assert_int_equal(predcompile(errs[i].src, &p, err, sizeof err), errs[i].err);
+		assert_string_equal(err, errs[i].msg);
+		assert_int_equal(p.ninst, 0);	/* nothing runnable is left behind */
+		assert_int_equal(predvalid(&p), 0);
+	}
+}
+
+/* the expression's line and the caret's: the caret is under the byte at col */
+static void
+assert_caret(const char *src, int col, size_t nerr)
+{
+	char err[2048], *l2, *l3;
+	size_t n;
+	Prog p;
+
+	assert_true(nerr <= sizeof err);
+	assert_int_not_equal(predcompile(src, &p, err, nerr), 0);
+	assert_true(strlen(err) < nerr);
+	l2 = strchr(err, '\n');
+	assert_non_null(l2);
+	l2 += 3;
+	l3 = strchr(l2, '\n');
+	assert_non_null(l3);
+	l3 += 3;
+	n = strlen(l3);
+	assert_int_equal(l3[n - 1], '^');
+	assert_int_equal(l2[n - 1], src[col]);
+	assert_int_equal(strncmp(l2 + n - 1, src + col, 4), 0);
+}
+
+static void
+long_source(void **state)
+{
+	char src[Predmax], err[Errmax];
+	Prog p;
+	int i;
+
+	(void)state;
+	/* 100 terms, then a bad name: the error keeps the end in view */
+	src[0] = 0;
+	for (i = 0; i < 60; i++)
+		strcat(src, "arg0+");
+	strcat(src, "nope+arg1");
+	assert_caret(src, 300, 128);
+	assert_int_equal(predcompile(src, &p, err, 128), Einval);
+	assert_non_null(strstr(err, "\n  ..."));
+	/* a bad name at the start */
+	memcpy(src, "nope", 4);
+	assert_caret(src, 0, 128);
+	assert_caret(src, 0, 60);
+	/* in the middle, both ends cut */
+	memcpy(src, "arg0", 4);
+	memcpy(src + 150, "nope", 4);
+	assert_caret(src, 150, 128);
+	assert_caret(src, 150, 200);
+	assert_caret(src, 150, Errmax);	/* the device's buffer has room for all of it */
+	assert_int_equal(predcompile(src, &p, err, sizeof err), Einval);
+	assert_null(strstr(err, "..."));
+	/* exactly, in a small buffer */
+	assert_int_equal(predcompile("arg0 + arg1 + arg2 + arg3 + pid + tid + nope + depth + ppid + uid", &p, err, 64), Einval);
+	assert_string_equal(err, "unknown variable\n  ... tid + nope + ...\n            ^");
+	/* too small for any of the source: the message alone */
+	assert_int_equal(predcompile("arg0 + arg1 + arg2 + arg3 + pid + tid + nope + depth + ppid + uid", &p, err, 40), Einval);
+	assert_string_equal(err, "unknown variable");
+}
+
+static void
+small_buffers(void **state)
+{
+	char err[16];
+	Prog p;
+	size_t n;
+
+	(void)state;
+	assert_int_equal(predcompile("arg9", &p, NULL, 0), Einval);
+	for (n = 1; n <= sizeof err; n++) {
+		memset(err, 'x', sizeof err);
+		assert_int_equal(predcompile("arg9 > 1", &p, err, n), Einval);
+		assert_int_equal(strlen(err), n - 1 < 16 ? n - 1 : 16);
+		assert_memory_equal(err, "unknown variable", n - 1);
+	}
+	/* success leaves an empty message */
+	memset(err, 'x', sizeof err);
+	assert_int_equal(predcompile("1", &p, err, sizeof err), 0);
+	assert_string_equal(err, "");
+}
+
+/* n times open, then mid, then n times close */
+static void
+nested(char *s, const char *open, int n, const char *mid, const char *close)
+{
+	int i;
+
+	s[0] = 0;
+	for (i = 0; i < n; i++)
+		strcat(s, open);
+	strcat(s, mid);
+	for (i = 0; i < n; i++)
+		strcat(s, close);
+}
+
+static void
+too_big(void **state)
+{
+	char src[1024], err[Errmax];	/* compiled sources may be longer than the device takes */
+	char *big;
+	Prog p;
+	int i;
+
+	(void)state;
+	/* n terms take 2n instructions with the return: 64 fit, 65 do not */
+	src[0] = 0;
+	for (i = 0; i < 64; i++)
+		strcat(src, i ? "+arg0" : "arg0");
+	compile(src, &p);
+	assert_int_equal(p.ninst, Progmax);
+	strcat(src, "+arg0");
+	assert_int_equal(predcompile(src, &p, err, sizeof err), E2big);
+	assert_memory_equal(err, "program too long\n", 17);
+	/* big literals take two words */
+	src[0] = 0;
+	for (i = 0; i < 43; i++)
+		strcat(src, i ? "+0x7fffffffffffffff" : "0x7fffffffffffffff");
+	assert_int_equal(predcompile(src, &p, err, sizeof err), E2big);
+	assert_memory_equal(err, "program too long\n", 17);
+
+	/* 1+(1+(...(1+1)...)) holds one value a term: 16 fit, 17 do not */
+	nested(src, "1+(", 14, "1+1", ")");
+	assert_int_equal(run(src), 1);
+	nested(src, "1+(", 15, "1+1", ")");
+	assert_int_equal(predcompile(src, &p, err, sizeof err), E2big);
+	assert_memory_equal(err, "expression too deep\n", 20);
+	/* parentheses alone nest 15 deep (16 with the whole), no more */
+	nested(src, "(", 15, "1", ")");
+	assert_int_equal(run(src), 1);
+	nested(src, "(", 16, "1", ")");
+	assert_int_equal(predcompile(src, &p, err, sizeof err), E2big);
+	assert_memory_equal(err, "expression too deep\n", 20);
+	/* 16 unary operators in a row, no more */
+	nested(src, "-", 16, "1", "");
+	assert_int_equal(run(src), 1);
+	nested(src, "-", 17, "1", "");
+	assert_int_equal(predcompile(src, &p, err, sizeof err), E2big);
+
+	/* strings share Strmax bytes, NULs included */
+	strcpy(src, "execname == \"0123456789012345678901234567890\" || execname == \"0123456789012345678901234567890\"");
+	compile(src, &p);
+	assert_int_equal(p.nstr, Strmax);
+	strcpy(src, "execname == \"0123456789012345678901234567890\" || execname == \"01234567890123456789012345678901\"");
+	assert_int_equal(predcompile(src, &p, err, sizeof err), E2big);
+	assert_memory_equal(err, "strings too long\n", 17);
+	/* a source longer than any control line is refused whole */
+	big = malloc(70000);
+	assert_non_null(big);
+	memset(big, ' ', 69998);
+	strcpy(big + 69998, "1");
+	assert_int_equal(predcompile(big, &p, err, sizeof err), E2big);
+	assert_memory_equal(err, "expression too long\n", 20);
+	free(big);
+	/* found by fuzz_pred: an empty string when the others filled all but its NUL */
+	assert_int_equal(predcompile("execname == \"012345678901234567890123456789012345678901234567890123456789012\" || execname == \"\"", &p, err, sizeof err), E2big);
+	assert_memory_equal(err, "strings too long\n", 17);
+	assert_int_equal(predcompile("!\"###############################################################\"\"\"", &p, err, sizeof err), E2big);
+}
+
+static void
+same_code(void **state)
+{
+	Prog a, b;
+
+	(void)state;
+	memset(&a, 0x55, sizeof a);
+	memset(&b, 0xaa, sizeof b);
+	compile("pid == 4242 && arg2 >= 4096 && execname == \"sshd\"", &a);
+	compile("pid == 4242 && arg2 >= 4096 && execname == \"sshd\"", &b);
+	assert_memory_equal(&a, &b, sizeof a);	/* copies compare equal */
+}
+
+/* hand-made programs: each refused, next to one accepted that differs little */
+typedef struct Bad Bad;
+struct Bad {
+	const char *why;
+	uint32_t ninst;
+	uint64_t inst[20];
+	uint32_t nstr;
+	const char *str;
+};
+
+static const Bad bad[] = {
+	{"no instructions", 0, {0}, 0, ""},
+	{"backward branch", 4, {I(Olit, 1), I(Ojz, 0), I(Olit, 1), I(Oret, 0)}, 0, ""},
+	{"branch to itself", 4, {I(Olit, 1), I(Ojz, 1), I(Olit, 1), I(Oret, 0)}, 0, ""},
+	{"jump backward", 4, {I(Olit, 1), I(Ojmp, 0), I(Olit, 1), I(Oret, 0)}, 0, ""},
+	{"branch past the end", 4, {I(Olit, 1), I(Oandj, 9), I(Olit, 1), I(Oret, 0)}, 0, ""},
+	{"branch to the end", 4, {I(Olit, 1), I(Oorj, 4), I(Olit, 1), I(Oret, 0)}, 0, ""},
+	{"branch far past", 4, {I(Olit, 1), I(Ojz, (uint64_t)1 << 55), I(Olit, 1), I(Oret, 0)}, 0, ""},
+	{"branch into a literal", 5, {I(Olit, 1), I(Ojz, 3), I(Olit64, 0), 0x0300, I(Oret, 0)}, 0, ""},
+	{"bad opcode", 2, {I(Nop, 0), I(Oret, 0)}, 0, ""},
+	{"bad opcode 0xff", 3, {I(Olit, 1), 0xff, I(Oret, 0)}, 0, ""},
+	{"operand where none is", 4, {I(Olit, 1), I(Olit, 1), I(Oadd, 1), I(Oret, 0)}, 0, ""},
+	{"operand on a return", 2, {I(Olit, 1), I(Oret, 1)}, 0, ""},
+	{"operand on a long literal", 3, {I(Olit64, 1), 5, I(Oret, 0)}, 0, ""},
+	{"long literal cut short", 2, {I(Olit, 1), I(Olit64, 0)}, 0, ""},
+	{"stack underflow", 3, {I(Olit, 1), I(Oadd, 0), I(Oret, 0)}, 0, ""},
+	{"underflow at once", 2, {I(Oneg, 0), I(Oret, 0)}, 0, ""},
+	{"return of nothing", 1, {I(Oret, 0)}, 0, ""},
+	{"branch on nothing", 3, {I(Ojz, 2), I(Olit, 1), I(Oret, 0)}, 0, ""},
+	{"stack overflow", 19, {I(Olit, 1), I(Olit, 1), I(Olit, 1), I(Olit, 1), I(Olit, 1), I(Olit, 1),
+		I(Olit, 1), I(Olit, 1), I(Olit, 1), I(Olit, 1), I(Olit, 1), I(Olit, 1), I(Olit, 1),
+		I(Olit, 1), I(Olit, 1), I(Olit, 1), I(Olit, 1), I(Oadd, 0), I(Oret, 0)}, 0, ""},
+	{"missing return", 1, {I(Olit, 1)}, 0, ""},
+	{"falls off the end", 3, {I(Olit, 1), I(Olit, 2), I(Oadd, 0)}, 0, ""},
+	{"return of two values", 3, {I(Olit, 1), I(Olit, 1), I(Oret, 0)}, 0, ""},
+	{"paths disagree on depth", 4, {I(Olit, 1), I(Ojz, 3), I(Olit, 5), I(Oret, 0)}, 0, ""},
+	{"unreachable code", 4, {I(Olit, 1), I(Oret, 0), I(Olit, 1), I(Oret, 0)}, 0, ""},
+	{"bad variable", 2, {I(Ovar, Nvar), I(Oret, 0)}, 0, ""},
+	{"string past nstr", 2, {I(Ostreq, 4), I(Oret, 0)}, 4, "abc"},
+	{"string without its NUL", 2, {I(Ostreq, 0), I(Oret, 0)}, 3, "abc"},
+	{"nstr past Strmax", 2, {I(Ostreq, 0), I(Oret, 0)}, Strmax + 1, "abc"},
+	{"ninst past Progmax", Progmax + 1, {I(Olit, 1), I(Oret, 0)}, 0, ""},
+};
+
+static const Bad good[] = {
+	{"forward branches", 6, {I(Olit, 1), I(Ojz, 4), I(Olit, 1), I(Ojmp, 5), I(Olit, 2), I(Oret, 0)}, 0, ""},
+	{"long literal", 3, {I(Olit64, 0), 5, I(Oret, 0)}, 0, ""},
+	{"16 deep", 33, {0}, 0, ""},	/* filled in below */
+	{"last variable", 2, {I(Ovar, Nvar - 1), I(Oret, 0)}, 0, ""},
+	{"string", 2, {I(Ostreq, 0), I(Oret, 0)}, 4, "abc"},
+	{"empty string", 2, {I(Ostreq, 3), I(Oret, 0)}, 4, "abc"},
+};
+
+static void
+load(Prog *p, const Bad *b)
+{
+	memset(p, 0, sizeof *p);
+	p->ninst = b->ninst;
+	memcpy(p->inst, b->inst, sizeof b->inst);
+	p->nstr = b->nstr;
+	memcpy(p->str, b->str, strlen(b->str) + 1);
+}
+
+static void
+validator(void **state)
+{
+	Prog p;
+	size_t i;
+	int j;
+
+	(void)state;
+	for (i = 0; i < nelem(bad); i++) {
+		load(&p, &bad[i]);
+		if (predvalid(&p) != 0)
+			fail_msg("accepted: %s", bad[i].why);
+	}
+	for (i = 0; i < nelem(good); i++) {
+		load(&p, &good[i]);
+		if (i == 2) {	/* 16 values, then 15 additions */
+			for (j = 0; j < 16; j++)
+				p.inst[j] = I(Olit, 1);
+			for (; j < 31; j++)
+				p.inst[j] = I(Oadd, 0);
+			p.inst[j++] = I(Oret, 0);
+			p.ninst = j;
+		}
+		if (predvalid(&p) != 1)
+			fail_msg("refused: %s", good[i].why);
+		assert_int_not_equal(predeval(&p, &hentry), -1);
+	}
+	/* and the 16-deep one made 17 deep */
+	memmove(p.inst + 1, p.inst, 32 * sizeof p.inst[0]);
+	p.inst[32] = I(Oadd, 0);
+	p.inst[33] = I(Oret, 0);
+	p.ninst = 34;
+	assert_int_equal(predvalid(&p), 0);
+}
+
+/* every opcode and every variable, through the compiler: each program passes */
+static void
+compiled_valid(void **state)
+{
+	static const char *src[] = {
+		"arg0 * arg1 / 2 % 3 + arg2 - arg3 << 1 >> 2 < 1 <= 2 > 3 >= 4 == 5 != 6 & 7 ^ 8 | 9",
+		"!arg0 || ~arg1 && -arg2 ? +arg3 : retval",
+		"entry + pc + pid + tid + ppid + uid + cpu + timestamp + depth",
+		"execname == \"sshd\" || execname != \"x\" || \"y\" == execname",
+		"0x123456789abcdef0 == -0x123456789abcdef0",
+		"1 ? 2 ? 3 : 4 : 5 ? 6 : 7",
+	};
+	size_t i;
+	Prog p;
+
+	(void)state;
+	for (i = 0; i < nelem(src); i++) {
+		compile(src[i], &p);
+		assert_int_not_equal(predeval(&p, &hentry), -1);
+	}
+}
+
+/* the host is asked only for what the predicate uses, when it uses it */
+static void
+host_calls(void **state)
+{
+	(void)state;
+	nhostcalls = 0;
+	assert_int_equal(run("pid == 4242 && arg0 == 3 && depth == 3"), 1);
+	assert_int_equal(nhostcalls, 0);
+	assert_int_equal(run("ppid == 1 && uid == 1000 && cpu == 2"), 1);
+	assert_int_equal(nhostcalls, 3);
+	nhostcalls = 0;
+	assert_int_equal(run("pid == 1 && execname == \"sshd\""), 0);
+	assert_int_equal(nhostcalls, 0);
+	assert_int_equal(run("pid == 4242 && execname == \"sshd\""), 1);
+	assert_int_equal(nhostcalls, 1);
+}
+
+static void
+execname(void **state)
+{
+	(void)state;
+	testexecname = "abcdefghijklmno";	/* 15 characters, the most */
+	assert_int_equal(run("execname == \"abcdefghijklmno\""), 1);
+	assert_int_equal(run("execname == \"abcdefghijklmn\""), 0);
+	assert_int_equal(run("execname == \"abcdefghijklmnop\""), 0);
+	assert_int_equal(run("(execname) == (\"abcdefghijklmno\")"), 1);
+	testexecname = NULL;	/* a host that cannot tell: the empty name */
+	assert_int_equal(run("execname == \"\""), 1);
+	assert_int_equal(run("execname != \"sshd\""), 1);
+	testexecname = "";
+	assert_int_equal(run("execname == \"\""), 1);
+	assert_int_equal(run("execname == \"a\""), 0);
+	testexecname = Fexecname;
+}
+
+static void
+faults(void **state)
+{
+	(void)state;
+	assert_int_equal(run("1 / 0"), -1);
+	assert_int_equal(run("arg0 % (arg0 - 3)"), -1);
+	assert_int_equal(run("arg3 / -1"), -1);
+	assert_int_equal(run("arg3 % -1"), -1);
+	assert_int_equal(run("arg3 / -2 == 0x4000000000000000"), 1);
+	assert_int_equal(run("0 && 1 / 0"), 0);
+	assert_int_equal(run("1 || 1 % 0"), 1);
+	assert_int_equal(run("pid == 1 ? 1 / 0 : 1"), 1);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(compile_errors),
+		cmocka_unit_test(long_source),
+		cmocka_unit_test(small_buffers),
+		cmocka_unit_test(too_big),
+		cmocka_unit_test(same_code),
+		cmocka_unit_test(validator),
+		cmocka_unit_test(compiled_valid),
+		cmocka_unit_test(host_calls),
+		cmocka_unit_test(execname),
+		cmocka_unit_test(faults),
+	};
+
+	return cmocka_run_group_tests_name("predtest", tests, NULL, NULL);
+}
