@@ -17,7 +17,9 @@ PROGS =
 
 all: build-all
 
-include $(sort $(wildcard */rules.mk */*/rules.mk))
+# the device and the host first: other folders' rules use LIBDEV and HOST_OBJ
+CORE_MK = dev/rules.mk host/rules.mk
+include $(CORE_MK) $(filter-out $(CORE_MK),$(sort $(wildcard */rules.mk */*/rules.mk)))
 
 build-all: $(PROGS)
 
@@ -36,3 +38,8 @@ clean:
 .PHONY: all build-all test clean
 .SECONDARY:
 -include $(shell find $(B) -name '*.d' 2>/dev/null)
+
+# the README's first command: set up, trace a real program, show records and a plot
+demo:
+	tools/demo
+.PHONY: demo

@@ -508,6 +508,10 @@ devreader(Dev *d, uint32_t pid, int open)
 {
 	int i;
 
+	/* a reader killed without closing (devtrace cat, SIGKILL) frees its entry here */
+	for (i = 0; open && i < Nreader; i++)
+		if (d->reader[i] && !hostalive(d->reader[i]))
+			ast(&d->reader[i], 0);
 	for (i = 0; i < Nreader; i++)
 		if (open ? d->reader[i] == 0 : d->reader[i] == pid) {
 			ast(&d->reader[i], open ? pid : 0);

@@ -1,0 +1,110 @@
+/* site.c: amd64 site and stub encoding (see site.h). */
+#include <string.h>
+#include "site.h"
+
+/* the NOPs GCC (seven 90s) and Clang (one 7-byte nopl) leave, and the other recommended forms */
+static const uint8_t nops[][8] = {
+	{ 1, 0x90 },
+	{ 2, 0x66, 0x90 },
+	{ 3, 0x0f, 0x1f, 0x00 },
+	{ 4, 0x0f, 0x1f, 0x40, 0x00 },
+	{ 5, 0x0f, 0x1f, 0x44, 0x00, 0x00 },
+	{ 6, 0x66, 0x0f, 0x1f, 0x44, 0x00, 0x00 },
+	{ 7, 0x0f, 0x1f, 0x80 },	/* nopl disp32(%rax): any displacement */
+};
+
+int
+archsledfresh(const uint8_t *p)
+{
+	int i, n, k, off = 0;
+
+	while (off < Sledlen) {
+		for (i = 0; i < (int)(sizeof nops / sizeof nops[0]); i++) {
+			n = nops[i][0];
+			if (off + n > Sledlen)
+				continue;
+			k = n == 7 ? 3 : n;
+			if (memcmp(p + off, nops[i] + 1, k) == 0)
+				break;
+		}
+		if (i == (int)(sizeof nops / sizeof nops[0]))
+			return 0;
+		off += nops[i][0];
+	}
+	return 1;
+}
+
+int
+archsledours(const uint8_t *p)
+{
+	return p[0] == 0xeb && (p[1] == 0x05 || p[1] == 0x00) && p[2] == 0xe8;
+}
+
+int
+archsledison(const uint8_t *p)
+{
+	return p[Flipoff] == 0x00;
+}
+
+int
+archendbr(const uint8_t *p)
+{
+	return p[0] == 0xf3 && p[1] == 0x0f && p[2] == 0x1e && p[3] == 0xfa;
+}
+
+uint8_t
+archflipbyte(int on)
+{
+	return on ? 0x00 : 0x05;
+}
+
+int
+archreach(uintptr_t from, uintptr_t to)
+{
+	int64_t d = (int64_t)(to - from);
+
+	return d >= INT32_MIN && d <= INT32_MAX;
+}
+
+static void
+put32(uint8_t *p, uint32_t v)
+{
+	memcpy(p, &v, 4);
+}
+
+void
+archsledmake(uint8_t out[Sledlen], uintptr_t sled, uintptr_t stub)
+{
+	out[0] = 0xeb;
+	out[1] = archflipbyte(0);
+	out[2] = 0xe8;
+	put32(out + 3, (uint32_t)(stub - (sled + Sledlen)));
+}
+
+uintptr_t
+archsledstub(const uint8_t *p)
+{
+	int32_t rel;
+
+	memcpy(&rel, p + 3, 4);
+	return (uintptr_t)p + Sledlen + rel;
+}
+
+void
+archstubs(uint8_t *page, uint32_t first, uint32_t n, uintptr_t entry)
+{
+	uint8_t *s;
+	uint32_t i;
+
+	memset(page, 0xcc, Stubhdr + (size_t)n * Stublen);
+	memcpy(page, &entry, 8);
+	for (i = 0; i < n; i++) {
+		s = page + Stubhdr + (size_t)i * Stublen;
+		s[0] = 0x41;	/* mov $imm32, %r11d */
+		s[1] = 0xbb;
+		put32(s + 2, first + i);
+		s[6] = 0xff;	/* jmp *rel32(%rip) */
+		s[7] = 0x25;
+		put32(s + 8, (uint32_t)((uintptr_t)page - (uintptr_t)(s + 12)));
+	}
+}

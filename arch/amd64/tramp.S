@@ -1,0 +1,113 @@
+/*
+ * tramp.S: the amd64 trampolines between hook sites and the runtime.
+ *
+ * devtrace_entry is reached from a site's stub (site.h) at the entry of
+ * a traced function, before its prologue: 0(%rsp) leads back into the
+ * function, 8(%rsp) is the function's return slot, %r11d the site.
+ * It saves every register that can carry an argument (rdi rsi rdx rcx
+ * r8 r9, rax for varargs, r10 for a static chain, xmm0-7), aligns the
+ * stack whatever it was given, and calls
+ *	devtrace_hook(site, &return slot, saved registers)
+ * which may replace the return slot with devtrace_return.  Everything
+ * the function can see comes back as it was; r11 is dead at an entry.
+ *
+ * devtrace_return is where a redirected function returns to: %rsp is
+ * just above the slot the function returned through.  It saves the
+ * return registers (rax rdx xmm0 xmm1), calls
+ *	devtrace_unhook(&return slot, saved registers)
+ * which writes the X record and gives back the true return address,
+ * and returns there through the same slot.
+ */
+	.text
+
+	.globl	devtrace_entry
+	.hidden	devtrace_entry
+	.type	devtrace_entry, @function
+	.p2align 4
+devtrace_entry:
+	.cfi_startproc
+	endbr64
+	pushq	%rbp
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset %rbp, 0
+	movq	%rsp, %rbp
+	.cfi_def_cfa_register %rbp
+	andq	$-16, %rsp
+	subq	$192, %rsp
+	movq	%rdi, 0(%rsp)
+	movq	%rsi, 8(%rsp)
+	movq	%rdx, 16(%rsp)
+	movq	%rcx, 24(%rsp)
+	movq	%r8, 32(%rsp)
+	movq	%r9, 40(%rsp)
+	movq	%rax, 48(%rsp)
+	movq	%r10, 56(%rsp)
+	movaps	%xmm0, 64(%rsp)
+	movaps	%xmm1, 80(%rsp)
+	movaps	%xmm2, 96(%rsp)
+	movaps	%xmm3, 112(%rsp)
+	movaps	%xmm4, 128(%rsp)
+	movaps	%xmm5, 144(%rsp)
+	movaps	%xmm6, 160(%rsp)
+	movaps	%xmm7, 176(%rsp)
+	movl	%r11d, %edi
+	leaq	16(%rbp), %rsi		/* old rbp, back into the function, then the return slot */
+	movq	%rsp, %rdx
+	call	devtrace_hook
+	movq	0(%rsp), %rdi
+	movq	8(%rsp), %rsi
+	movq	16(%rsp), %rdx
+	movq	24(%rsp), %rcx
+	movq	32(%rsp), %r8
+	movq	40(%rsp), %r9
+	movq	48(%rsp), %rax
+	movq	56(%rsp), %r10
+	movaps	64(%rsp), %xmm0
+	movaps	80(%rsp), %xmm1
+	movaps	96(%rsp), %xmm2
+	movaps	112(%rsp), %xmm3
+	movaps	128(%rsp), %xmm4
+	movaps	144(%rsp), %xmm5
+	movaps	160(%rsp), %xmm6
+	movaps	176(%rsp), %xmm7
+	movq	%rbp, %rsp
+	.cfi_def_cfa_register %rsp
+	popq	%rbp
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore %rbp
+	ret
+	.cfi_endproc
+	.size	devtrace_entry, .-devtrace_entry
+
+	.globl	devtrace_return
+	.hidden	devtrace_return
+	.type	devtrace_return, @function
+	.p2align 4
+devtrace_return:
+	.cfi_startproc
+	.cfi_undefined %rip		/* the caller is on the shadow stack: unwinders stop here */
+	endbr64
+	pushq	$0			/* lands in the slot the function returned through */
+	pushq	%rbp
+	movq	%rsp, %rbp
+	andq	$-16, %rsp
+	subq	$64, %rsp
+	movq	%rax, 0(%rsp)
+	movq	%rdx, 8(%rsp)
+	movaps	%xmm0, 16(%rsp)
+	movaps	%xmm1, 32(%rsp)
+	leaq	8(%rbp), %rdi
+	movq	%rsp, %rsi
+	call	devtrace_unhook
+	movq	%rax, 8(%rbp)		/* the true return address, in the slot */
+	movq	0(%rsp), %rax
+	movq	8(%rsp), %rdx
+	movaps	16(%rsp), %xmm0
+	movaps	32(%rsp), %xmm1
+	movq	%rbp, %rsp
+	popq	%rbp
+	ret
+	.cfi_endproc
+	.size	devtrace_return, .-devtrace_return
+
+	.section .note.GNU-stack,"",@progbits

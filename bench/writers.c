@@ -1,0 +1,223 @@
+/*
+ * writers.c: the device's own rates, in one process, without hooks or
+ * files: how fast 1 and 2 writer threads fill the ring, what a hit costs
+ * when a predicate rejects it, what a three-term predicate adds, and how
+ * fast the reader formats records.  usage: writers [SECONDS [REPS]]
+ * Each figure is the median of REPS runs of SECONDS (default 5 of 0.2 s);
+ * prints one line per figure: name, value, unit (tab-separated).
+ *
+ * writers fill N [THREADS]: write N records into the running device of
+ * $DEVTRACE_DIR (its shared memory, as hooks do) with THREADS threads,
+ * and print the rate: a full ring for the reader benchmarks.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include "dev/devtrace.h"
+#include "host/shm.h"
+
+static Dev *dev;
+static Tsel sel;
+static double seconds = 0.2;
+static int reps = 5;
+static volatile int stopping;
+
+static double
+now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void
+ctl(const char *s)
+{
+	if (devctl(dev, s, strlen(s), getpid()) != 0) {
+		fprintf(stderr, "writers: %s: %s\n", s, deverr(dev));
+		exit(1);
+	}
+}
+
+/* one trace over the fake pc 0x1000, with the predicate given (or none) */
+static void
+settrace(const char *pred)
+{
+	char buf[256];
+	int slot;
+
+	ctl("stop");
+	devctl(dev, "trace t remove", 14, getpid());
+	ctl("trace 1000 2000 new t");
+	if (pred) {
+		snprintf(buf, sizeof buf, "trace t pred /%s/", pred);
+		ctl(buf);
+	}
+	ctl("trace t on");
+	ctl("start");
+	if ((slot = devselect(dev, 0x1000, 0x1000, 1, "f")) < 0 || !devtsel(dev, slot, &sel)) {
+		fprintf(stderr, "writers: no trace selected\n");
+		exit(1);
+	}
+}
+
+static void *
+writer(void *arg)
+{
+	uint64_t *n = arg;
+	Hit h = { .pc = 0x1000, .a = { 1, 2, 8192, 4 }, .tid = gettid(), .pid = getpid() };
+
+	while (!stopping) {
+		for (int i = 0; i < 256; i++) {
+			h.ticks = *n + i;
+			devhit(dev, &sel, &h);
+		}
+		*n += 256;
+	}
+	return 0;
+}
+
+static int
+cmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* hits per second with k writer threads for the set time */
+static double
+run1(int k)
+{
+	pthread_t t[2];
+	uint64_t n[2] = { 0, 0 };
+	double t0, t1;
+	int i;
+
+	stopping = 0;
+	t0 = now();
+	for (i = 0; i < k; i++)
+		pthread_create(&t[i], 0, writer, &n[i]);
+	usleep(seconds * 1e6);
+	stopping = 1;
+	for (i = 0; i < k; i++)
+		pthread_join(t[i], 0);
+	t1 = now();
+	return (n[0] + n[1]) / (t1 - t0);
+}
+
+/* the median of reps runs */
+static double
+run(int k)
+{
+	double r[64];
+	int i, n = reps < 1 ? 1 : reps > 64 ? 64 : reps;
+
+	for (i = 0; i < n; i++)
+		r[i] = run1(k);
+	qsort(r, n, sizeof r[0], cmp);
+	return n % 2 ? r[n / 2] : (r[n / 2 - 1] + r[n / 2]) / 2;
+}
+
+/* records per second that devread formats, from a full ring */
+static double
+readrate(void)
+{
+	static char buf[64 * 1024];
+	Reader r;
+	uint64_t bytes = 0;
+	size_t got;
+	double t0;
+
+	memset(&r, 0, sizeof r);
+	while (devread(dev, &r, buf, sizeof buf) > 0)	/* empty it */
+		;
+	settrace(0);
+	for (int i = 0; i < 1 << 20; i++) {
+		Hit h = { .pc = 0x1000, .ticks = i, .a = { i, 2, 3, 4 }, .tid = 1, .pid = 1 };
+		devrecord(dev, &h);
+	}
+	t0 = now();
+	while ((got = devread(dev, &r, buf, sizeof buf)) > 0)
+		bytes += got;
+	return bytes / Reclen / (now() - t0);
+}
+
+static uint64_t filln;
+
+static void *
+filler(void *arg)
+{
+	Hit h = { .pc = 0x401000, .a = { 1, 2, 3, 4 }, .tid = gettid(), .pid = getpid() };
+	uint64_t i;
+
+	(void)arg;
+	for (i = 0; i < filln; i++) {
+		h.ticks = i;
+		h.exit = i & 1;
+		devrecord(dev, &h);
+	}
+	return 0;
+}
+
+static int
+fill(uint64_t n, int k)
+{
+	pthread_t t[2];
+	Shm *hdr;
+	double t0;
+	int i;
+
+	if ((dev = shmattach(devdir(), &hdr, NULL)) == NULL) {
+		fprintf(stderr, "writers: no device serves %s\n", devdir());
+		return 1;
+	}
+	k = k == 2 ? 2 : 1;
+	filln = n / k;
+	t0 = now();
+	for (i = 0; i < k; i++)
+		pthread_create(&t[i], 0, filler, 0);
+	for (i = 0; i < k; i++)
+		pthread_join(t[i], 0);
+	printf("fill%d\t%.1f\tMrec/s\n", k, filln * k / (now() - t0) / 1e6);
+	return 0;
+}
+
+int
+main(int argc, char **argv)
+{
+	char pred3[128];
+	double plain;
+
+	if (argc > 2 && strcmp(argv[1], "fill") == 0)
+		return fill(strtoull(argv[2], 0, 10), argc > 3 ? atoi(argv[3]) : 1);
+	if (argc > 1)
+		seconds = atof(argv[1]);
+	if (argc > 2)
+		reps = atoi(argv[2]);
+	if ((dev = calloc(1, devsize(20))) == NULL)
+		return 1;
+	devinit(dev, 20, 1000000000);
+	ctl("size 20");
+
+	settrace(0);
+	printf("writer1\t%.1f\tMrec/s\n", (plain = run(1)) / 1e6);
+	printf("writer2\t%.1f\tMrec/s\n", run(2) / 1e6);
+	printf("record\t%.1f\tns\n", 1e9 / plain);
+	settrace("arg0 == -1");
+	printf("rejected\t%.1f\tns\n", 1e9 / run(1));
+	snprintf(pred3, sizeof pred3, "pid == %d && arg2 >= 4096 && execname == \"nobody\"", getpid());
+	settrace(pred3);
+	printf("pred3false\t%.1f\tns\n", 1e9 / run(1));
+	snprintf(pred3, sizeof pred3, "pid == %d && arg2 >= 4096 && execname == \"%.15s\"", getpid(),
+		program_invocation_short_name);
+	settrace(pred3);
+	printf("pred3true\t%.1f\tns\n", 1e9 / run(1));
+	printf("devread\t%.1f\tMrec/s\n", readrate() / 1e6);
+	return 0;
+}

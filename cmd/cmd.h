@@ -1,0 +1,17 @@
+/*
+ * cmd.h: what the server (devtraced) and the client (devtrace) share.
+ * The authority on "a server runs" is the device's header in /dev/shm:
+ * alive, and a serverpid that is a live devtraced.
+ */
+#ifndef DEVTRACE_CMD_H
+#define DEVTRACE_CMD_H
+#include <stdint.h>
+
+enum { Stopwait = 10000 };	/* ms a stop may take */
+
+int	livepid(const char *dir);	/* the server serving dir, or 0 */
+int	running(int pid, const char *comm);	/* pid exists, is no zombie, and runs comm (if given) */
+char	*absdir(const char *dir);	/* dir made absolute, as shmpath does it; static buffer */
+char	*bindir(void);			/* the directory this binary is in; static buffer */
+uint32_t	tgidof(uint32_t tid);	/* a thread's process, from /proc */
+#endif

@@ -1,0 +1,71 @@
+#!/bin/sh
+# devtrace-cc: a C compiler that leaves devtrace hook sites in what it builds.
+# Use it as CC (make CC=devtrace-cc) or take its flags (--cflags).
+usage() {
+	cat <<'EOF'
+usage: devtrace-cc [--classic] [COMPILER ARGUMENTS...]
+       devtrace-cc [--classic] --cflags | --ldflags | --help
+
+Compiles with hook sites at every function entry, then runs the real
+compiler ($DEVTRACE_CC, else cc) with the arguments given.
+
+  (default)   patchable entries: -fpatchable-function-entry=7,0, seven
+              bytes of NOPs the runtime turns into a skip-branch; a
+              program runs at NOP speed when nothing traces it
+  --classic   -finstrument-functions: always-called hooks, E and X
+              records without arguments or return values
+              (also DEVTRACE_MODE=classic)
+  --cflags    print the flags for build systems that take CFLAGS
+  --ldflags   print the flags that link the runtime (-ldevtrace), for
+              programs that attach by themselves, without devtrace run
+  --help      this text
+
+The runtime itself (lib/libdevtrace.so) is never built with these flags;
+a compile that defines DEVTRACE_RUNTIME gets none of them.
+EOF
+}
+
+mode=${DEVTRACE_MODE:-patch}
+cc=${DEVTRACE_CC:-cc}
+here=$(cd "$(dirname "$0")" && pwd)
+libdir=$(cd "$here/../lib" 2>/dev/null && pwd || echo "$here/../lib")
+
+flags() {
+	case $mode in
+	classic)
+		echo "-finstrument-functions" ;;
+	*)
+		# GCC's -fipa-ra would keep values in call-clobbered registers
+		# across calls to functions it saw not clobbering them; the
+		# hooks do clobber them, so it goes
+		if $cc --version 2>/dev/null | grep -qi clang; then
+			echo "-fpatchable-function-entry=7,0"
+		else
+			echo "-fpatchable-function-entry=7,0 -fno-ipa-ra"
+		fi ;;
+	esac
+}
+
+while [ $# -gt 0 ]; do
+	case $1 in
+	--classic) mode=classic; shift ;;
+	--patch) mode=patch; shift ;;
+	--cflags) flags; exit 0 ;;
+	--ldflags) echo "-L$libdir -Wl,-rpath,$libdir -Wl,--push-state,--no-as-needed -ldevtrace -Wl,--pop-state"; exit 0 ;;
+	--help|-h) usage; exit 0 ;;
+	*) break ;;
+	esac
+done
+case $mode in
+classic|patch) ;;
+*) echo "devtrace-cc: unknown DEVTRACE_MODE '$mode' (patch or classic)" >&2; exit 2 ;;
+esac
+
+for a in "$@"; do
+	case $a in
+	-DDEVTRACE_RUNTIME|-DDEVTRACE_RUNTIME=*) exec $cc "$@" ;;
+	esac
+done
+# the flags go first, so a later -fpatchable-function-entry or
+# -fno-instrument-functions on the command line still wins
+exec $cc $(flags) "$@"

@@ -1,0 +1,426 @@
+/*
+ * devtrace: the device from the command line.  ctl, cat and state go
+ * through the shared memory directly, so they work where FUSE cannot
+ * be mounted; run, start, stop and status manage the server.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include "host/shm.h"
+#include "cmd/cmd.h"
+
+enum {
+	Pollms = 5,		/* cat -f looks again this often */
+	Ctlmax = 1 << 20,	/* commands read from standard input */
+};
+
+typedef struct Cmd Cmd;
+struct Cmd {
+	char *name;
+	int (*fn)(Cmd *, int, char **);
+	char *args;
+	char *what;
+};
+
+static char *dir;
+static volatile sig_atomic_t intr;
+
+static Cmd cmds[];
+static int ncmds;
+
+static void
+usage(FILE *f)
+{
+	int i;
+
+	fprintf(f, "usage: devtrace [-d dir] command [option ...] [arg ...]\n");
+	for (i = 0; i < ncmds; i++)
+		fprintf(f, "  %-7s %-22s %s\n", cmds[i].name, cmds[i].args, cmds[i].what);
+	fprintf(f, "the device is the one served in dir: -d, else $DEVTRACE_DIR, else /run/devtrace as root,\n"
+		"else $XDG_RUNTIME_DIR/devtrace; `devtrace command --help' tells more\n");
+}
+
+static void
+cmdusage(Cmd *c, FILE *f)
+{
+	fprintf(f, "usage: devtrace %s %s\n%s\n", c->name, c->args, c->what);
+}
+
+/* the next option of a command; --help and unknown ones end here */
+static int
+nextopt(Cmd *c, int argc, char **argv, const char *sopts)
+{
+	static const struct option lo[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ "follow", no_argument, NULL, 'f' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int ch;
+
+	opterr = 0;
+	ch = getopt_long(argc, argv, sopts, lo, NULL);
+	if (ch == 'h') {
+		cmdusage(c, stdout);
+		exit(0);
+	}
+	if (ch == '?' || (ch != -1 && !strchr(sopts, ch))) {
+		if (optopt)
+			fprintf(stderr, "devtrace %s: unknown option -%c\n", c->name, optopt);
+		else
+			fprintf(stderr, "devtrace %s: unknown option %s\n", c->name, argv[optind - 1]);
+		cmdusage(c, stderr);
+		exit(2);
+	}
+	return ch;
+}
+
+static void
+noargs(Cmd *c, int argc, char **argv)
+{
+	while (nextopt(c, argc, argv, "+") != -1)
+		;
+	if (optind < argc) {
+		fprintf(stderr, "devtrace %s: unexpected argument '%s'\n", c->name, argv[optind]);
+		cmdusage(c, stderr);
+		exit(2);
+	}
+}
+
+/* the device, if a live server serves it */
+static Shm *
+attach(void)
+{
+	Shm *s;
+
+	if (shmattach(dir, &s, NULL) == NULL || !running(s->serverpid, "devtraced")) {
+		fprintf(stderr, "devtrace: no devtraced serves %s (devtrace start starts one)\n", dir);
+		exit(1);
+	}
+	return s;
+}
+
+static int
+writeall(const char *buf, size_t n)
+{
+	ssize_t w;
+
+	while (n > 0) {
+		if ((w = write(1, buf, n)) < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		buf += w;
+		n -= w;
+	}
+	return 0;
+}
+
+/* devtraced from beside this binary, with args; its exit status */
+static int
+spawn(char **args, int nargs)
+{
+	char path[PATH_MAX], **av;
+	int i, st;
+	pid_t pid;
+
+	snprintf(path, sizeof path, "%s/devtraced", bindir());
+	if ((av = calloc(nargs + 2, sizeof *av)) == NULL)
+		return 1;
+	av[0] = path;
+	for (i = 0; i < nargs; i++)
+		av[i + 1] = args[i];
+	if ((pid = fork()) < 0) {
+		perror("devtrace: fork");
+		return 1;
+	}
+	if (pid == 0) {
+		execv(path, av);
+		fprintf(stderr, "devtrace: %s: %s\n", path, strerror(errno));
+		_exit(127);
+	}
+	free(av);
+	while (waitpid(pid, &st, 0) < 0)
+		if (errno != EINTR)
+			return 1;
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 1;
+}
+
+static int
+xrun(Cmd *c, int argc, char **argv)
+{
+	char lib[PATH_MAX], want[PATH_MAX], *old, *env;
+
+	while (nextopt(c, argc, argv, "+") != -1)
+		;
+	if (optind >= argc) {
+		fprintf(stderr, "devtrace run: no program to run\n");
+		cmdusage(c, stderr);
+		return 2;
+	}
+	snprintf(want, sizeof want, "%s/../lib/libdevtrace.so", bindir());
+	if (realpath(want, lib) == NULL) {
+		fprintf(stderr, "devtrace: no runtime library %s: %s\n", want, strerror(errno));
+		return 1;
+	}
+	/* two runs at once may race to start it: the loser finds the winner's */
+	if (livepid(dir) == 0 && spawn(NULL, 0) != 0 && livepid(dir) == 0)
+		return 1;
+	old = getenv("LD_PRELOAD");
+	if (old && *old && strstr(old, lib) == NULL) {
+		if ((env = malloc(strlen(lib) + strlen(old) + 2)) == NULL)
+			return 1;
+		sprintf(env, "%s:%s", lib, old);
+	} else
+		env = old && *old ? old : lib;
+	setenv("LD_PRELOAD", env, 1);
+	setenv("DEVTRACE_DIR", dir, 1);
+	execvp(argv[optind], argv + optind);
+	fprintf(stderr, "devtrace: %s: %s\n", argv[optind], strerror(errno));
+	return 127;
+}
+
+static int
+xctl(Cmd *c, int argc, char **argv)
+{
+	char err[Errmax], *buf;
+	size_t n = 0, m;
+	Shm *s;
+	int i, e;
+
+	while (nextopt(c, argc, argv, "+") != -1)
+		;
+	if ((buf = malloc(Ctlmax + 1)) == NULL)
+		return 1;
+	if (optind < argc) {
+		for (i = optind; i < argc; i++) {
+			m = strlen(argv[i]);
+			if (n + m + 1 > Ctlmax) {
+				fprintf(stderr, "devtrace ctl: command too long\n");
+				return 1;
+			}
+			memcpy(buf + n, argv[i], m);
+			n += m;
+			buf[n++] = i + 1 < argc ? ' ' : '\n';
+		}
+	} else {
+		while (n < Ctlmax && (m = fread(buf + n, 1, Ctlmax - n, stdin)) > 0)
+			n += m;
+		if (n == Ctlmax) {
+			fprintf(stderr, "devtrace ctl: more than %d bytes of commands\n", Ctlmax);
+			return 1;
+		}
+	}
+	s = attach();
+	err[0] = 0;
+	if ((e = shmctl(s, buf, n, getpid(), err, sizeof err)) != 0) {
+		fprintf(stderr, "devtrace: %s\n", err[0] ? err : strerror(e));
+		return 1;
+	}
+	return 0;
+}
+
+static void
+onsig(int sig)
+{
+	(void)sig;
+	intr = 1;
+}
+
+static int
+xcat(Cmd *c, int argc, char **argv)
+{
+	struct timespec ts = { 0, Pollms * 1000000L };
+	struct sigaction sa;
+	static char buf[64 * 1024];
+	Reader r;
+	size_t n;
+	Shm *s;
+	int ch, follow = 0, rc = 0;
+
+	while ((ch = nextopt(c, argc, argv, "+f")) != -1)
+		follow = 1;
+	if (optind < argc) {
+		fprintf(stderr, "devtrace cat: unexpected argument '%s'\n", argv[optind]);
+		cmdusage(c, stderr);
+		return 2;
+	}
+	s = attach();
+	/* a signal ends the loop, so the reader is always taken off the list */
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = onsig;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	sa.sa_handler = SIG_IGN;
+	sigaction(SIGPIPE, &sa, NULL);
+	if (shmreader(s, getpid(), 1) != 0) {
+		fprintf(stderr, "devtrace: %s\n", deverr(shmdev(s)));
+		return 1;
+	}
+	memset(&r, 0, sizeof r);
+	while (!intr) {
+		if ((n = shmread(s, &r, buf, sizeof buf)) > 0) {
+			if (writeall(buf, n) < 0) {
+				rc = 1;
+				break;
+			}
+			continue;
+		}
+		if (!follow || !__atomic_load_n(&s->alive, __ATOMIC_ACQUIRE))
+			break;
+		nanosleep(&ts, NULL);
+	}
+	shmreader(s, getpid(), 0);
+	return rc;
+}
+
+static int
+xstate(Cmd *c, int argc, char **argv)
+{
+	char *buf;
+	size_t n;
+	Shm *s;
+
+	noargs(c, argc, argv);
+	s = attach();
+	if ((buf = malloc(Statemax)) == NULL)
+		return 1;
+	n = shmstate(s, buf, Statemax);
+	return writeall(buf, n) < 0;
+}
+
+static int
+xsyms(Cmd *c, int argc, char **argv)
+{
+	char path[PATH_MAX], buf[8192];
+	size_t n;
+	FILE *f;
+
+	noargs(c, argc, argv);
+	attach();
+	if (shmpath(dir, ".syms", path, sizeof path) < 0 || (f = fopen(path, "r")) == NULL) {
+		fprintf(stderr, "devtrace: no symbol file for %s\n", dir);
+		return 1;
+	}
+	while ((n = fread(buf, 1, sizeof buf, f)) > 0)
+		if (writeall(buf, n) < 0)
+			return 1;
+	fclose(f);
+	return 0;
+}
+
+static int
+xstatus(Cmd *c, int argc, char **argv)
+{
+	int pid;
+
+	noargs(c, argc, argv);
+	if ((pid = livepid(dir)) == 0) {
+		printf("no devtraced serves %s\n", dir);
+		return 1;
+	}
+	printf("devtraced pid %d serves %s\n", pid, dir);
+	return 0;
+}
+
+/* the options after start are devtraced's: it judges them */
+static int
+xstart(Cmd *c, int argc, char **argv)
+{
+	int i, pid;
+
+	for (i = 1; i < argc; i++)
+		if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+			cmdusage(c, stdout);
+			printf("options, passed to devtraced:\n");
+			fflush(stdout);
+			return spawn((char *[]){ "--help" }, 1);
+		}
+	if ((pid = livepid(dir)) > 0) {
+		fprintf(stderr, "devtrace: devtraced pid %d already serves %s\n", pid, dir);
+		return 0;
+	}
+	return spawn(argv + 1, argc - 1);
+}
+
+static int
+xstop(Cmd *c, int argc, char **argv)
+{
+	struct timespec ts = { 0, 10 * 1000000L };
+	int pid, i;
+
+	noargs(c, argc, argv);
+	if ((pid = livepid(dir)) == 0) {
+		fprintf(stderr, "devtrace: no devtraced serves %s\n", dir);
+		return 1;
+	}
+	if (kill(pid, SIGTERM) < 0) {
+		fprintf(stderr, "devtrace: kill %d: %s\n", pid, strerror(errno));
+		return 1;
+	}
+	for (i = 0; i < Stopwait / 10; i++) {
+		if (!running(pid, NULL))
+			return 0;
+		nanosleep(&ts, NULL);
+	}
+	fprintf(stderr, "devtrace: devtraced pid %d did not stop in %d s\n", pid, Stopwait / 1000);
+	return 1;
+}
+
+static Cmd cmds[] = {
+	{ "run", xrun, "[--] prog [arg ...]", "run prog attached to the device (LD_PRELOAD), starting a server if none runs" },
+	{ "ctl", xctl, "[command ...]", "write a command line, the arguments or standard input, as echo ... > tracectl does" },
+	{ "cat", xcat, "[-f]", "print the queued records, consuming them, as cat trace does; -f, --follow: wait for more" },
+	{ "state", xstate, "", "print the device's state, as cat tracectl does" },
+	{ "syms", xsyms, "", "print the symbol file: pc name object, one line per function" },
+	{ "status", xstatus, "", "tell whether a server runs, its pid and directory (exit 1 if none)" },
+	{ "start", xstart, "[devtraced option ...]", "start a server unless one runs" },
+	{ "stop", xstop, "", "stop the server and wait until it is gone" },
+};
+static int ncmds = sizeof cmds / sizeof cmds[0];
+
+int
+main(int argc, char **argv)
+{
+	int i;
+
+	for (i = 1; i < argc && argv[i][0] == '-'; i++) {
+		if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+			usage(stdout);
+			return 0;
+		}
+		if ((strcmp(argv[i], "-d") == 0 || strcmp(argv[i], "--dir") == 0) && i + 1 < argc)
+			setenv("DEVTRACE_DIR", argv[++i], 1);
+		else if (strncmp(argv[i], "--dir=", 6) == 0)
+			setenv("DEVTRACE_DIR", argv[i] + 6, 1);
+		else {
+			fprintf(stderr, "devtrace: %s %s\n", argv[i],
+				strcmp(argv[i], "-d") == 0 ? "needs a directory" : "is an unknown option");
+			usage(stderr);
+			return 2;
+		}
+	}
+	if (i == argc) {
+		usage(stderr);
+		return 2;
+	}
+	if (strcmp(argv[i], "help") == 0) {
+		usage(stdout);
+		return 0;
+	}
+	dir = strdup(absdir(devdir()));
+	for (int j = 0; j < ncmds; j++)
+		if (strcmp(argv[i], cmds[j].name) == 0)
+			return cmds[j].fn(&cmds[j], argc - i, argv + i);
+	fprintf(stderr, "devtrace: unknown command '%s'\n", argv[i]);
+	usage(stderr);
+	return 2;
+}

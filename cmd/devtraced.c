@@ -1,0 +1,331 @@
+/*
+ * devtraced: serve the trace device's files (tracectl, trace, tracepipe,
+ * syms) through FUSE in devdir(), with the device in /dev/shm where
+ * every traced process maps it.  As root, /dev/tracectl and friends
+ * lead there.  One server per directory: a lock in /dev/shm says so.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <limits.h>
+#include <poll.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <linux/futex.h>
+#include <time.h>
+#include <unistd.h>
+#include "cmd/fs.h"
+#include "cmd/cmd.h"
+#include "dev/host.h"
+
+enum { Readywait = 30000 };	/* ms the parent waits for the mount */
+
+
+static char *dir;
+static char lockpath[PATH_MAX];
+static int readyfd = -1;
+static volatile sig_atomic_t stop;
+
+static void
+usage(FILE *f)
+{
+	fprintf(f,
+		"usage: devtraced [-fnF] [-d dir] [-m log2]\n"
+		"serve the trace device's files tracectl, trace, tracepipe and syms in dir\n"
+		"  -f, --foreground    stay in front; default: background once the files are ready\n"
+		"  -n, --no-dev-links  as root, do not make /dev/tracectl, /dev/trace, /dev/tracepipe, /dev/tracesyms\n"
+		"  -F, --no-files      serve the device in shared memory only, for devtrace ctl, cat and run;\n"
+		"                      also what happens, with a warning, when FUSE cannot mount\n"
+		"  -d, --dir DIR       serve in DIR; default $DEVTRACE_DIR, /run/devtrace as root,\n"
+		"                      else $XDG_RUNTIME_DIR/devtrace\n"
+		"  -m, --max-size N    the largest ring that `size' may ask for: 2^N records (%d..%d, default %d)\n"
+		"      --help          this text\n"
+		"stop it with SIGTERM or `devtrace stop'\n",
+		Logmin, Logmax, Logmax);
+}
+
+static void die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+
+static void
+die(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "devtraced: ");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(1);
+}
+
+/* the cycle counter's rate, against the monotonic clock */
+static uint64_t
+calibrate(void)
+{
+	struct timespec ts = { 0, 25 * 1000000L };
+	uint64_t n0, c0, n1, c1;
+
+	n0 = hostnsec();
+	c0 = hostticks();
+	nanosleep(&ts, NULL);
+	c1 = hostticks();
+	n1 = hostnsec();
+	return (uint64_t)((double)(c1 - c0) * 1e9 / (double)(n1 - n0));
+}
+
+static void
+mkdirp(char *path)
+{
+	char *p;
+
+	for (p = path + 1; (p = strchr(p, '/')) != NULL; p++) {
+		*p = 0;
+		mkdir(path, 0755);
+		*p = '/';
+	}
+}
+
+/* held for the server's life; the inode check catches a lock file a stopping server removed */
+static int
+lockdir(void)
+{
+	struct stat a, b;
+	int fd;
+
+	if (shmpath(dir, ".lock", lockpath, sizeof lockpath) < 0)
+		return -1;
+	for (;;) {
+		if ((fd = open(lockpath, O_RDWR | O_CREAT | O_CLOEXEC, 0600)) < 0)
+			die("%s: %s", lockpath, strerror(errno));
+		if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
+			close(fd);
+			return -1;
+		}
+		if (fstat(fd, &a) == 0 && stat(lockpath, &b) == 0 && a.st_ino == b.st_ino && a.st_dev == b.st_dev)
+			return fd;
+		close(fd);
+	}
+}
+
+/* the daemon keeps no descriptor of its caller's: a test harness waits for those to close */
+static void
+closefds(int keep1, int keep2)
+{
+	int fd, max = sysconf(_SC_OPEN_MAX);
+
+	if (max < 0 || max > 65536)
+		max = 65536;
+	for (fd = 3; fd < max; fd++)
+		if (fd != keep1 && fd != keep2)
+			close(fd);
+}
+
+/* fork; the parent exits once the child's files answer, or with the child's failure */
+static void
+background(int lockfd)
+{
+	struct pollfd pfd;
+	int p[2], st;
+	pid_t pid;
+	char c;
+
+	if (pipe2(p, O_CLOEXEC) < 0)
+		die("pipe: %s", strerror(errno));
+	if ((pid = fork()) < 0)
+		die("fork: %s", strerror(errno));
+	if (pid == 0) {
+		close(p[0]);
+		readyfd = p[1];
+		setsid();
+		closefds(lockfd, readyfd);
+		return;
+	}
+	close(p[1]);
+	pfd.fd = p[0];
+	pfd.events = POLLIN;
+	if (poll(&pfd, 1, Readywait) == 1 && read(p[0], &c, 1) == 1)
+		exit(0);
+	if (waitpid(pid, &st, WNOHANG) == 0) {
+		kill(pid, SIGTERM);
+		die("the server did not become ready in %d s", Readywait / 1000);
+	}
+	exit(WIFEXITED(st) && WEXITSTATUS(st) ? WEXITSTATUS(st) : 1);
+}
+
+/* the kernel has said hello: from here on the files answer */
+static void
+ready(void)
+{
+	int fd;
+
+	if (readyfd < 0)
+		return;
+	if ((fd = open("/dev/null", O_RDWR)) >= 0) {
+		dup2(fd, 0);
+		dup2(fd, 1);
+		dup2(fd, 2);
+		if (fd > 2)
+			close(fd);
+	}
+	if (write(readyfd, "r", 1) != 1) {
+		/* the parent is gone: nobody to tell */
+	}
+	close(readyfd);
+	readyfd = -1;
+}
+
+static void
+onsig(int sig)
+{
+	(void)sig;
+	stop = 1;
+}
+
+int
+main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "foreground", no_argument, NULL, 'f' },
+		{ "no-dev-links", no_argument, NULL, 'n' },
+		{ "no-files", no_argument, NULL, 'F' },
+		{ "dir", required_argument, NULL, 'd' },
+		{ "max-size", required_argument, NULL, 'm' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c, fg = 0, nolinks = 0, nofiles = 0, logmax = Logmax, lockfd, pid;
+	struct sigaction sa;
+	sigset_t block, waitmask;
+	struct fuse_session *se;
+	Srv s;
+	struct stat st;
+	char shmfile[PATH_MAX];
+	ino_t ino;
+	uint64_t hz;
+	char *e;
+
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "fnFd:m:h", opts, NULL)) != -1)
+		switch (c) {
+		case 'f':
+			fg = 1;
+			break;
+		case 'n':
+			nolinks = 1;
+			break;
+		case 'F':
+			nofiles = 1;
+			break;
+		case 'd':
+			setenv("DEVTRACE_DIR", optarg, 1);
+			break;
+		case 'm':
+			logmax = strtol(optarg, &e, 10);
+			if (*optarg == 0 || *e || logmax < Logmin || logmax > Logmax) {
+				fprintf(stderr, "devtraced: -m wants a number from %d to %d, not '%s'\n", Logmin, Logmax, optarg);
+				return 2;
+			}
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			if (optopt)
+				fprintf(stderr, "devtraced: option -%c %s\n", optopt,
+					strchr("dm", optopt) ? "needs an argument" : "is unknown");
+			else
+				fprintf(stderr, "devtraced: option %s is unknown or needs an argument\n", argv[optind - 1]);
+			usage(stderr);
+			return 2;
+		}
+	if (optind < argc) {
+		fprintf(stderr, "devtraced: unexpected argument '%s'\n", argv[optind]);
+		usage(stderr);
+		return 2;
+	}
+
+	dir = strdup(absdir(devdir()));
+	mkdirp(dir);
+	if ((lockfd = lockdir()) < 0) {
+		if ((pid = livepid(dir)) > 0)
+			die("%s is already served by devtraced pid %d", dir, pid);
+		die("%s is already served by another devtraced, which is starting or stopping", dir);
+	}
+	unstale(dir);
+	if (mkdir(dir, 0700) < 0 && errno != EEXIST)
+		die("%s: %s", dir, strerror(errno));
+	memset(&s, 0, sizeof s);
+	s.dir = dir;
+	s.ready = ready;
+	if (shmpath(dir, ".syms", s.syms, sizeof s.syms) < 0)
+		die("%s: name too long", dir);
+	hz = calibrate();
+
+	if (!fg)
+		background(lockfd);
+	if (chdir("/") < 0)
+		die("chdir /: %s", strerror(errno));
+	/* signals are taken only inside ppoll or sigsuspend: no stop is missed, none leaves a mount behind */
+	sigemptyset(&block);
+	sigaddset(&block, SIGTERM);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGHUP);
+	sigprocmask(SIG_BLOCK, &block, &waitmask);
+	sigdelset(&waitmask, SIGTERM);
+	sigdelset(&waitmask, SIGINT);
+	sigdelset(&waitmask, SIGHUP);
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = onsig;
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	sa.sa_handler = SIG_IGN;
+	sigaction(SIGPIPE, &sa, NULL);
+	if (shmcreate(dir, logmax, hz, &s.shm) == NULL || shmpath(dir, "", shmfile, sizeof shmfile) < 0 ||
+	    stat(shmfile, &st) < 0)
+		die("cannot make the device in /dev/shm: %s", strerror(errno));
+	ino = st.st_ino;
+	/* without FUSE the device still serves devtrace ctl, cat and run */
+	se = NULL;
+	if (!nofiles && (se = fsnew(&s)) != NULL && fuse_session_mount(se, dir) != 0) {
+		fuse_session_destroy(se);
+		se = NULL;
+	}
+	if (!nofiles && se == NULL)
+		fprintf(stderr, "devtraced: cannot mount the files on %s (is fuse3 installed, /dev/fuse there?): "
+			"serving the device without them, for devtrace ctl, cat and run\n", dir);
+	if (se && geteuid() == 0 && !nolinks)
+		mklinks(dir);
+
+	if (se)
+		fsloop(se, &stop, &waitmask);
+	else {
+		ready();
+		while (!stop)
+			sigsuspend(&waitmask);
+	}
+
+	/* attached processes switch their hooks off when alive drops */
+	if (se && geteuid() == 0 && !nolinks)
+		rmlinks(dir);
+	__atomic_store_n(&s.shm->alive, 0, __ATOMIC_RELEASE);
+	syscall(SYS_futex, &s.shm->alive, FUTEX_WAKE, INT32_MAX, NULL, NULL, 0);
+	shmwake(s.shm);
+	if (se) {
+		fuse_session_unmount(se);
+		fuse_session_destroy(se);
+	}
+	/* a device made since for the same directory is not ours to remove */
+	if (stat(shmfile, &st) == 0 && st.st_ino == ino)
+		shmremove(dir);
+	unlink(lockpath);
+	close(lockfd);
+	return 0;
+}

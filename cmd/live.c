@@ -1,0 +1,90 @@
+/* live.c: is a server serving a directory?  Helpers both commands use. */
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+#include "host/shm.h"
+#include "cmd/cmd.h"
+
+int
+running(int pid, const char *comm)
+{
+	char path[64], buf[512], *p, *q;
+	FILE *f;
+	size_t n;
+
+	if (pid <= 0)
+		return 0;
+	snprintf(path, sizeof path, "/proc/%d/stat", pid);
+	if ((f = fopen(path, "r")) == NULL)
+		return 0;
+	n = fread(buf, 1, sizeof buf - 1, f);
+	fclose(f);
+	buf[n] = 0;
+	/* "pid (comm) S ...": comm may hold spaces and parentheses */
+	if ((p = strchr(buf, '(')) == NULL || (q = strrchr(buf, ')')) == NULL || q[1] != ' ')
+		return 0;
+	if (q[2] == 'Z' || q[2] == 'X')
+		return 0;
+	*q = 0;
+	return comm == NULL || strcmp(p + 1, comm) == 0;
+}
+
+int
+livepid(const char *dir)
+{
+	Shm *s;
+	int pid;
+
+	if (shmattach(dir, &s, NULL) == NULL)
+		return 0;
+	pid = s->serverpid;
+	munmap(s, Shmhdr + s->devsize);
+	return running(pid, "devtraced") ? pid : 0;
+}
+
+char *
+absdir(const char *dir)
+{
+	static char buf[PATH_MAX];
+	char cwd[PATH_MAX];
+
+	if (dir[0] == '/' || getcwd(cwd, sizeof cwd) == NULL || snprintf(buf, sizeof buf, "%s/%s", cwd, dir) >= (int)sizeof buf)
+		snprintf(buf, sizeof buf, "%s", dir);
+	return buf;
+}
+
+char *
+bindir(void)
+{
+	static char buf[PATH_MAX];
+	ssize_t n;
+	char *p;
+
+	if ((n = readlink("/proc/self/exe", buf, sizeof buf - 1)) < 0)
+		return strcpy(buf, ".");
+	buf[n] = 0;
+	if ((p = strrchr(buf, '/')) != NULL)
+		*p = 0;
+	return buf;
+}
+
+uint32_t
+tgidof(uint32_t tid)
+{
+	char path[64], line[128];
+	unsigned v;
+	FILE *f;
+
+	snprintf(path, sizeof path, "/proc/%u/status", tid);
+	if ((f = fopen(path, "r")) == NULL)
+		return tid;
+	while (fgets(line, sizeof line, f))
+		if (sscanf(line, "Tgid: %u", &v) == 1) {
+			fclose(f);
+			return v;
+		}
+	fclose(f);
+	return tid;
+}

@@ -1,0 +1,81 @@
+# helper.bash: what every files test shares.  Each test has its own
+# device directory; teardown stops its server, kills what it started
+# in the background, and fails the test if a mount is left behind.
+bats_require_minimum_version 1.5.0
+load '/usr/lib/bats/bats-support/load'
+load '/usr/lib/bats/bats-assert/load'
+
+ROOT=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)
+BIN=$ROOT/bin
+export PATH=$BIN:$PATH
+
+setup() {
+	export DEVTRACE_DIR=$BATS_TEST_TMPDIR/dev
+	D=$DEVTRACE_DIR
+	BGPIDS=
+	EXTRA=
+}
+
+teardown() {
+	local p
+	for p in $BGPIDS; do kill -9 "$p" 2>/dev/null || true; done
+	devtrace stop 2>/dev/null || true
+	if mounted "$D"; then
+		umount -l "$D" 2>/dev/null || fusermount3 -u -z "$D" 2>/dev/null || true
+		[ -z "$EXTRA" ] || rm -rf $EXTRA
+		echo "stale mount left on $D" >&2
+		return 1
+	fi
+	[ -z "$EXTRA" ] || rm -rf $EXTRA
+}
+
+mounted() {
+	awk -v d="$1" '$2 == d { f = 1 } END { exit !f }' /proc/mounts
+}
+
+# the server, without /dev links: the tests that want those say so
+start() {
+	devtraced -n "$@"
+}
+
+ctl() {
+	echo "$*" > "$D/tracectl"
+}
+
+# tracectl with the one line that differs between machines made fixed
+state() {
+	sed 's/^#hz [0-9]*$/#hz HZ/' "$D/tracectl"
+}
+
+counter() {
+	awk -v k="#$1" '$1 == k { print $2 }' "$D/tracectl"
+}
+
+hex() {
+	printf '%016x' "$1"
+}
+
+# wait up to 5 s for a command to succeed
+waitfor() {
+	local i
+	for i in $(seq 500); do
+		"$@" && return 0
+		sleep 0.01
+	done
+	echo "timed out waiting for: $*" >&2
+	return 1
+}
+
+# a process that ended: no zombie waits for a parent that may never reap it
+gone() {
+	! [ -e /proc/$1 ] || grep -q ') [ZX] ' /proc/$1/stat
+}
+
+serverpid() {
+	devtrace status | awk '{ print $3 }'
+}
+
+# a record line: E or X, seven fields of 16 lowercase hex digits
+wellformed() {
+	awk 'length($0) != 120 || $0 !~ /^[EX]( [0-9a-f]{16}){7}$/ { bad++ } END { exit bad > 0 }' "$@"
+}

@@ -1,0 +1,43 @@
+#!/bin/sh
+# bench.sh: the cost of a hook site, as rt/NOTES-runtime.md reports it.
+#   make build/tests/hooks/fx_bench build/tests/hooks/fx_bench_plain \
+#	build/tests/hooks/fx_bench_classic build/tests/hooks/devshm lib/libdevtrace.so
+#   tests/hooks/bench.sh [N]
+# Prints ns per call of a tiny function (median of 5 runs) and, with
+# valgrind, instructions per call, for: no hooks, NOP sleds, sites off
+# (attached, skip-branch), one site on (E+X), and the classic hooks.
+root=$(cd "$(dirname "$0")/../.." && pwd)
+H=$root/build/tests/hooks
+L=$root/lib/libdevtrace.so
+n=${1:-100000000}
+export DEVTRACE_DIR=${TMPDIR:-/tmp}/devtrace-bench.$$
+"$H/devshm" "$DEVTRACE_DIR" create 16
+trap '"$H/devshm" "$DEVTRACE_DIR" destroy' EXIT
+
+ns() {	# median ns/call of 5 runs
+	for k in 1 2 3 4 5; do "$@" 2>&1 >/dev/null | awk '{ print $1 }'; done | sort -n | sed -n 3p
+}
+ir() {	# instructions per call: the difference of two run lengths
+	a=$(valgrind --tool=callgrind --trace-children=yes --smc-check=all --callgrind-out-file=/dev/null "$@" 100000 2>&1 | awk '/refs/ { gsub(",", "", $NF); print $NF }' | tail -1)
+	b=$(valgrind --tool=callgrind --trace-children=yes --smc-check=all --callgrind-out-file=/dev/null "$@" 200000 2>&1 | awk '/refs/ { gsub(",", "", $NF); print $NF }' | tail -1)
+	echo "$a $b" | awk '{ printf "%.1f\n", ($2 - $1) / 100000 }'
+}
+row() {	# name, quick N, command...
+	name=$1 m=$2; shift 2
+	t=$(ns "$@" "$m")
+	i=-; command -v valgrind >/dev/null && i=$(ir "$@")
+	printf '%-34s %8s ns/call %6s instructions/call\n' "$name" "$t" "$i"
+}
+
+row "no hooks (plain cc)" $n "$H/fx_bench_plain"
+row "NOP sleds, no runtime" $n "$H/fx_bench"
+row "sites off (attached, jmp .+7)" $n env LD_PRELOAD="$L" "$H/fx_bench"
+row "classic, glibc's empty hooks" $n "$H/fx_bench_classic"
+row "classic, attached, stopped" $n env LD_PRELOAD="$L" "$H/fx_bench_classic"
+"$H/devshm" "$DEVTRACE_DIR" ctl trace work new w
+"$H/devshm" "$DEVTRACE_DIR" ctl trace w on
+"$H/devshm" "$DEVTRACE_DIR" ctl start
+row "one site on: E+X per call" $((n / 10)) env LD_PRELOAD="$L" "$H/fx_bench"
+row "classic on: E+X per call" $((n / 10)) env LD_PRELOAD="$L" "$H/fx_bench_classic"
+"$H/devshm" "$DEVTRACE_DIR" ctl trace w pred /arg0 == 1/
+row "one site on, predicate false" $((n / 10)) env LD_PRELOAD="$L" "$H/fx_bench"

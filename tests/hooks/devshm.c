@@ -1,0 +1,132 @@
+/*
+ * devshm: a device without FUSE, for the hooks' tests.
+ *	devshm DIR create [LOG]	make the shared device a server would
+ *	devshm DIR ctl WORD...	one control line (the words, space-separated)
+ *	devshm DIR state	what tracectl reads
+ *	devshm DIR cat		the records queued now
+ *	devshm DIR syms		the symbol file
+ *	devshm DIR stop		the server goes (alive = 0), the device stays
+ *	devshm DIR destroy	stop and remove
+ *	devshm DIR reader PROG ARG...	run PROG as a reader of trace (not traced)
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "cycles.h"
+#include "host/shm.h"
+
+static void
+die(const char *why)
+{
+	fprintf(stderr, "devshm: %s\n", why);
+	exit(1);
+}
+
+/* the device, served or not: a stopped server's records are still there to read */
+static Shm *
+att(const char *dir)
+{
+	char path[4096];
+	struct stat st;
+	Shm *s;
+	int fd;
+
+	if (shmpath(dir, "", path, sizeof path) < 0 || (fd = open(path, O_RDWR)) < 0 || fstat(fd, &st) < 0)
+		die("no device");
+	s = mmap(NULL, st.st_size, PROT_READ|PROT_WRITE, MAP_SHARED, fd, 0);
+	close(fd);
+	if (s == MAP_FAILED || s->magic != Shmmagic)
+		die("no device");
+	return s;
+}
+
+static uint64_t
+hz(void)
+{
+	uint64_t c0 = cycles(), c1;
+
+	usleep(20000);
+	c1 = cycles();
+	return (c1 - c0) * 50;
+}
+
+int
+main(int argc, char **argv)
+{
+	char buf[Statemax], err[Errmax], path[4096];
+	const char *dir, *cmd;
+	Reader rd = { { 0 }, 0, 0 };
+	size_t n;
+	Shm *s;
+	FILE *f;
+	int i, e;
+
+	if (argc < 3)
+		die("usage: devshm DIR create|ctl|state|cat|syms|stop|destroy|reader ...");
+	dir = argv[1];
+	cmd = argv[2];
+	if (strcmp(cmd, "create") == 0) {
+		if (shmcreate(dir, argc > 3 ? atoi(argv[3]) : 16, hz(), &s) == NULL)
+			die(strerror(errno));
+		return 0;
+	}
+	if (strcmp(cmd, "destroy") == 0) {
+		if (shmattach(dir, &s, NULL) != NULL) {
+			__atomic_store_n(&s->alive, 0, __ATOMIC_RELEASE);
+			shmwake(s);
+		}
+		shmremove(dir);
+		return 0;
+	}
+	if (strcmp(cmd, "syms") == 0) {
+		if (shmpath(dir, ".syms", path, sizeof path) < 0 || (f = fopen(path, "r")) == NULL)
+			die("no symbol file");
+		while ((n = fread(buf, 1, sizeof buf, f)) > 0)
+			fwrite(buf, 1, n, stdout);
+		return 0;
+	}
+	s = att(dir);
+	if (strcmp(cmd, "ctl") == 0) {
+		buf[0] = 0;
+		for (i = 3; i < argc; i++) {
+			if (strlen(buf) + strlen(argv[i]) + 2 > sizeof buf)
+				die("line too long");
+			if (i > 3)
+				strcat(buf, " ");
+			strcat(buf, argv[i]);
+		}
+		if ((e = shmctl(s, buf, strlen(buf), getpid(), err, sizeof err)) != 0) {
+			fprintf(stderr, "devshm: %s: %s\n", buf, err);
+			return 1;
+		}
+		return 0;
+	}
+	if (strcmp(cmd, "state") == 0) {
+		n = shmstate(s, buf, sizeof buf);
+		fwrite(buf, 1, n, stdout);
+		return 0;
+	}
+	if (strcmp(cmd, "cat") == 0) {
+		while ((n = shmread(s, &rd, buf, sizeof buf)) > 0)
+			fwrite(buf, 1, n, stdout);
+		return 0;
+	}
+	if (strcmp(cmd, "stop") == 0) {
+		__atomic_store_n(&s->alive, 0, __ATOMIC_RELEASE);
+		shmwake(s);
+		return 0;
+	}
+	if (strcmp(cmd, "reader") == 0 && argc > 3) {
+		if (shmreader(s, getpid(), 1) != 0)
+			die("too many readers");
+		execvp(argv[3], argv + 3);
+		die(strerror(errno));
+	}
+	die("unknown command");
+	return 1;
+}

@@ -1,0 +1,485 @@
+#!/usr/bin/env bats
+# The hooks' runtime on real programs: each test makes its own device
+# (devshm, no FUSE) in $BATS_TEST_TMPDIR, traces a fixture built with
+# bin/devtrace-cc through LD_PRELOAD, and checks its records exactly.
+load /usr/lib/bats/bats-support/load
+load /usr/lib/bats/bats-assert/load
+
+ROOT=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)
+B=${B:-$ROOT/build}
+H=$B/tests/hooks
+LIB=$ROOT/lib/libdevtrace.so
+DEVSHM=$H/devshm
+
+setup() {
+	export DEVTRACE_DIR=$BATS_TEST_TMPDIR/dev
+	T=$BATS_TEST_TMPDIR
+	"$DEVSHM" "$DEVTRACE_DIR" create
+}
+
+teardown() {
+	"$DEVSHM" "$DEVTRACE_DIR" destroy
+}
+
+ctl() { "$DEVSHM" "$DEVTRACE_DIR" ctl "$@"; }
+state() { "$DEVSHM" "$DEVTRACE_DIR" state; }
+traced() { LD_PRELOAD=$LIB "$@"; }
+
+# on GLOB...: a trace per pattern, each on, then start
+on() {
+	local i=0 g
+	for g; do
+		ctl trace "$g" new "t$i"
+		ctl trace "t$i" on
+		i=$((i + 1))
+	done
+	ctl start
+}
+
+# the records, as recs.awk prints them, in $T/recs
+records() {
+	"$DEVSHM" "$DEVTRACE_DIR" cat > "$T/raw"
+	"$DEVSHM" "$DEVTRACE_DIR" syms > "$T/syms"
+	awk -f "$BATS_TEST_DIRNAME/recs.awk" "$T/syms" "$T/raw" > "$T/recs"
+}
+
+# n E|X NAME: how many such records
+n() { awk -v k="$1" -v f="$2" '$2 == k && $3 == f' "$T/recs" | wc -l; }
+
+nested() { awk -v skip="${1:-0}" -f "$BATS_TEST_DIRNAME/nest.awk" "$T/recs"; }
+
+counter() { state | awk -v k="#$1" '$1 == k { print $2 }'; }
+
+@test "devtrace-cc prints its flags and help" {
+	run "$ROOT/bin/devtrace-cc" --cflags
+	assert_success
+	assert_output --partial "-fpatchable-function-entry=7,0"
+	run "$ROOT/bin/devtrace-cc" --classic --cflags
+	assert_output "-finstrument-functions"
+	DEVTRACE_MODE=classic run "$ROOT/bin/devtrace-cc" --cflags
+	assert_output "-finstrument-functions"
+	run "$ROOT/bin/devtrace-cc" --help
+	assert_success
+	assert_output --partial "usage: devtrace-cc"
+	DEVTRACE_MODE=bogus run "$ROOT/bin/devtrace-cc" -c x.c
+	assert_failure
+}
+
+@test "a build has a 7-byte NOP sled at every function entry; the runtime has none" {
+	run readelf -W -S "$H/fx_basic"
+	assert_output --partial "__patchable_function_entries"
+	run sh -c "objdump -d '$H/fx_basic' | grep -A7 '<leaf>:' | grep -c 'nop$'"
+	assert_output 7
+	run sh -c "readelf -S '$LIB' | grep -c __patchable_function_entries"
+	assert_output 0
+	run sh -c "nm -D --undefined-only '$LIB' | grep -c cyg_profile"
+	assert_output 0
+}
+
+@test "arguments, return values and recursion, exactly" {
+	on leaf fib scale vsum
+	run traced "$H/fx_basic" 6
+	assert_equal "$status" 7
+	assert_output "$(printf 'leaf 1234\nfib 8\nscale 11.250\nvsum 10.875')"
+	records
+	run nested
+	assert_output "nested, open 0"
+	run grep -c . "$T/recs"
+	assert_output 56
+	grep -qx '[0-9]* E leaf 1 2 3 4' "$T/recs"
+	grep -qx '[0-9]* X leaf 1234' "$T/recs"
+	# fib(6) makes 25 calls: fib(6) once, fib(5) once, fib(4) twice, ... fib(1) 8, fib(0) 5 times
+	run sh -c "awk '\$2 == \"E\" && \$3 == \"fib\" { print \$4 }' '$T/recs' | sort -n | uniq -c | awk '{ printf \"%s:%s \", \$2, \$1 }'"
+	assert_output "0:5 1:8 2:5 3:3 4:2 5:1 6:1 "
+	assert_equal "$(n X fib)" 25
+	# the outermost fib returns last, with 8
+	run sh -c "awk '\$3 == \"fib\"' '$T/recs' | tail -1"
+	assert_output --regexp ' X fib 8$'
+	# integer arguments: k in rdi for scale, n for vsum
+	grep -qx '[0-9]* E scale 3 .*' "$T/recs"
+	grep -qx '[0-9]* E vsum 4 .*' "$T/recs"
+	assert_equal "$(n X scale)" 1
+}
+
+@test "records carry the process's pid and the function's entry address" {
+	on leaf
+	traced "$H/fx_basic" 3 > "$T/out" || true
+	records
+	pc=$(awk '$1 == "E" { print $2 }' "$T/raw")
+	run grep -c "^$pc leaf " "$T/syms"
+	assert_output 1
+	run awk 'NR == 1 { print length($0) + 1, NF }' "$T/raw"
+	assert_output "121 8"
+}
+
+@test "tail calls (f and g end in jmp): every frame of the shared slot gets its X" {
+	run sh -c "objdump -d --no-show-raw-insn '$H/fx_tail' | awk '/<f>:/,/^\$/' | grep -c 'jmp.*<g>'"
+	assert_output 1
+	run sh -c "objdump -d --no-show-raw-insn '$H/fx_tail' | awk '/<g>:/,/^\$/' | grep -c 'jmp.*<h>'"
+	assert_output 1
+	on f g h
+	run traced "$H/fx_tail"
+	assert_success
+	assert_output "$(printf 'f 21\ng 33')"
+	records
+	run sh -c "awk '{ print \$2, \$3, \$4 }' '$T/recs'"
+	assert_output "$(printf '%s\n' 'E f 5' 'E g 6' 'E h 7' 'X h 21' 'X g 21' 'X f 21' 'E g 10' 'E h 11' 'X h 33' 'X g 33')"
+}
+
+@test "threads made and gone while traced: each its own nesting and counts" {
+	on work inner
+	run traced "$H/fx_threads"
+	assert_success
+	assert_output "total 1810200"
+	records
+	run nested
+	assert_output "nested, open 0"
+	assert_equal "$(n E work)" 400
+	assert_equal "$(n X work)" 400
+	assert_equal "$(n E inner)" 400
+	assert_equal "$(n X inner)" 400
+	# eight threads, each with its own t (work's first argument) and 50 calls
+	run sh -c "awk '\$2 == \"E\" && \$3 == \"work\" { print \$1, \$4 }' '$T/recs' | sort -u | wc -l"
+	assert_output 8
+	run sh -c "awk '\$2 == \"E\" && \$3 == \"work\" { print \$4 }' '$T/recs' | sort -n | uniq -c | awk '{ print \$1 }' | sort -u"
+	assert_output 50
+	assert_equal "$(counter reentered)" 0
+}
+
+@test "signal handlers run traced functions, on the thread's stack and on an alternate stack" {
+	on outer onsig handled
+	run traced "$H/fx_signal"
+	assert_success
+	assert_output "$(printf 'outer 3\nouter 2\ngot 108')"
+	records
+	run nested
+	assert_output "nested, open 0"
+	# onsig returns void: its X carries whatever rax held
+	run sh -c "awk '{ print \$2, \$3, (\$2 \$3 == \"Xonsig\" ? \"-\" : \$4) }' '$T/recs' | tr '\n' ,"
+	s1='E onsig 10,E handled 10,X handled 20,X onsig -,'
+	s2='E onsig 12,E handled 12,X handled 24,X onsig -,'
+	assert_output "E outer 10,$s1$s1${s1}X outer 3,E outer 12,$s2${s2}X outer 2,"
+}
+
+@test "longjmp and siglongjmp: skipped frames are dropped, the program goes on, the shadow stack does not fill" {
+	on a b c done main
+	DEVTRACE_SHADOW=16 run traced "$H/fx_jmp" 100
+	assert_success
+	assert_output "jumps 200 done 200"
+	records
+	assert_equal "$(n E a)" 200
+	assert_equal "$(n E b)" 200
+	assert_equal "$(n E c)" 200
+	assert_equal "$(n X a)" 0
+	assert_equal "$(n X b)" 0
+	assert_equal "$(n X c)" 0
+	grep -qx '[0-9]* X done 200' "$T/recs"
+	grep -qx '[0-9]* X main 0' "$T/recs"
+	run nested 1
+	assert_output "nested, open 0"
+	assert_equal "$(counter deep)" 0
+}
+
+@test "fork: the child runs on, its records carry its own pid" {
+	on f
+	run traced "$H/fx_fork"
+	assert_success
+	parent=$(echo "$output" | awk '$1 == "parent" { print $2 }')
+	child=$(echo "$output" | awk '$1 == "child" { print $2 }')
+	assert_output "$(printf 'parent %s f 10\nchild %s f 20\nstatus 3 f 30' "$parent" "$child")"
+	records
+	run sh -c "awk '{ print \$1, \$2, \$3, \$4 }' '$T/recs' | sort"
+	assert_output "$(printf '%s\n' "$parent E f 1" "$parent E f 3" "$parent X f 10" "$parent X f 30" "$child E f 2" "$child X f 20" | sort)"
+}
+
+@test "exec: the new image attaches again" {
+	on before after
+	run traced "$H/fx_exec"
+	assert_equal "$status" 5
+	assert_output "$(printf 'before 101\nafter 202')"
+	records
+	run sh -c "awk '{ print \$2, \$3, \$4 }' '$T/recs'"
+	assert_output "$(printf 'E before 1\nX before 101\nE after 2\nX after 202')"
+	run sh -c "awk '{ print \$1 }' '$T/recs' | sort -u | wc -l"
+	assert_output 1
+}
+
+@test "dlopen: an instrumented object loaded later, by a name found in the caller's RUNPATH" {
+	on libfn libinner mainfn
+	run traced "$H/fx_dl"
+	assert_success
+	assert_output "$(printf 'libfn 42 mainfn 5\nlibfn 44 mainfn 6')"
+	records
+	run nested
+	assert_output "nested, open 0"
+	run sh -c "awk '\$3 ~ /^lib/ { print \$2, \$3, \$4 }' '$T/recs'"
+	assert_output "$(printf '%s\n' 'E libfn 20' 'E libinner 20' 'X libinner 21' 'X libfn 42' 'E libfn 21' 'E libinner 21' 'X libinner 22' 'X libfn 44')"
+	assert_equal "$(n X mainfn)" 2
+	grep -q " libfn .*/libfx.so$" "$T/syms"
+}
+
+@test "dlopen without the runtime finds the library the same way" {
+	run "$H/fx_dl"
+	assert_success
+	assert_output "$(printf 'libfn 42 mainfn 5\nlibfn 44 mainfn 6')"
+}
+
+@test "a trace turned off mid-call: the redirected return still returns" {
+	on slow quick
+	run traced "$H/fx_off" "$DEVSHM $DEVTRACE_DIR ctl trace t0 off"
+	assert_success
+	assert_output "$(printf 'quick 2\nslow 42\nquick 4')"
+	records
+	run sh -c "awk '{ print \$2, \$3, \$4 }' '$T/recs'"
+	assert_output "$(printf 'E quick 1\nX quick 2\nE slow 41\nE quick 2\nX quick 4')"
+}
+
+@test "tracing stopped mid-call: no more records, the return still returns" {
+	on slow quick
+	run traced "$H/fx_off" "$DEVSHM $DEVTRACE_DIR ctl stop"
+	assert_success
+	assert_output "$(printf 'quick 2\nslow 42\nquick 4')"
+	records
+	run sh -c "awk '{ print \$2, \$3, \$4 }' '$T/recs'"
+	assert_output "$(printf 'E quick 1\nX quick 2\nE slow 41')"
+}
+
+@test "the server goes away mid-call: sites off, the return still returns" {
+	on slow quick
+	run traced "$H/fx_off" "$DEVSHM $DEVTRACE_DIR stop"
+	assert_success
+	assert_output "$(printf 'quick 2\nslow 42\nquick 4')"
+	records
+	run sh -c "awk '{ print \$2, \$3, \$4 }' '$T/recs'"
+	assert_output "$(printf 'E quick 1\nX quick 2\nE slow 41')"
+}
+
+@test "the server restarts: the process attaches to the new device" {
+	on tick
+	traced "$H/fx_tick" 100 > "$T/out" &
+	pid=$!
+	sleep 0.5
+	"$DEVSHM" "$DEVTRACE_DIR" destroy
+	"$DEVSHM" "$DEVTRACE_DIR" create
+	on tick
+	wait $pid
+	run cat "$T/out"
+	assert_output "ticks 4950"
+	records
+	# the new device has the later ticks, in order, each with its X
+	run nested
+	assert_output "nested, open 0"
+	[ "$(n E tick)" -gt 10 ]
+	[ "$(n E tick)" -lt 90 ]
+	run sh -c "awk '\$2 == \"E\" { print \$4 }' '$T/recs' | tail -1"
+	assert_output 99
+}
+
+@test "a full shadow stack: deeper frames are not followed, and counted" {
+	on deep
+	DEVTRACE_SHADOW=50 run traced "$H/fx_deep" 200
+	assert_success
+	assert_output "deep 20100"
+	records
+	assert_equal "$(n E deep)" 50
+	assert_equal "$(n X deep)" 50
+	assert_equal "$(counter deep)" 151
+	run nested
+	assert_output "nested, open 0"
+	# 201 calls, deep(200) .. deep(0): the outermost 50 followed, deep(200) .. deep(151); deep(151) returns 151*152/2
+	run sh -c "awk '\$2 == \"E\" { print \$4 }' '$T/recs' | sed -n '1p;50p'"
+	assert_output "$(printf '200\n151')"
+	grep -qx '[0-9]* X deep 11476' "$T/recs"
+	grep -qx '[0-9]* X deep 20100' "$T/recs"
+}
+
+@test "classic mode (-finstrument-functions): E and X with pc, no arguments" {
+	on leaf fib
+	run traced "$H/fx_classic" 6
+	assert_equal "$status" 7
+	assert_output "$(printf 'leaf 1234\nfib 8\nscale 11.250\nvsum 10.875')"
+	records
+	run nested
+	assert_output "nested, open 0"
+	assert_equal "$(n E leaf)" 1
+	assert_equal "$(n E fib)" 25
+	assert_equal "$(n X fib)" 25
+	grep -qx '[0-9]* E leaf 0 0 0 0' "$T/recs"
+	grep -qx '[0-9]* X leaf 0' "$T/recs"
+}
+
+@test "a program linked with -ldevtrace attaches without LD_PRELOAD" {
+	on leaf
+	run "$H/fx_linked" 3
+	assert_equal "$status" 7
+	records
+	run sh -c "awk '{ print \$2, \$3, \$4 }' '$T/recs'"
+	assert_output "$(printf 'E leaf 1\nX leaf 1234')"
+}
+
+@test "without a device, an instrumented program runs unchanged, preloaded or not" {
+	"$DEVSHM" "$DEVTRACE_DIR" destroy
+	for f in fx_basic fx_tail fx_signal fx_jmp fx_threads fx_fork fx_dl; do
+		rc1=0 rc2=0
+		"$H/$f" > "$T/plain" 2>&1 || rc1=$?
+		traced "$H/$f" > "$T/pre" 2>&1 || rc2=$?
+		[ $rc1 = $rc2 ] || fail "$f: exit $rc1 untraced, $rc2 preloaded"
+		sed 's/[0-9][0-9]* f /PID f /' "$T/plain" > "$T/a"
+		sed 's/[0-9][0-9]* f /PID f /' "$T/pre" > "$T/b"
+		cmp "$T/a" "$T/b" || fail "$f: output differs"
+	done
+	"$DEVSHM" "$DEVTRACE_DIR" create
+}
+
+@test "traced with every function on, output and exit status are byte-identical" {
+	on '*'
+	for f in "fx_basic 9" fx_tail fx_signal "fx_jmp 50" fx_threads fx_dl "fx_deep 300" fx_classic; do
+		rc1=0 rc2=0
+		$H/$f > "$T/plain" 2>&1 || rc1=$?
+		traced $H/$f > "$T/traced" 2>&1 || rc2=$?
+		[ $rc1 = $rc2 ] || fail "$f: exit $rc1 untraced, $rc2 traced"
+		cmp "$T/plain" "$T/traced" || fail "$f: output differs"
+	done
+	records
+	[ "$(wc -l < "$T/recs")" -gt 1000 ]
+	run nested 1
+	assert_success
+}
+
+@test "the reader rule: a process reading trace is not traced" {
+	on leaf fib
+	run "$DEVSHM" "$DEVTRACE_DIR" reader env LD_PRELOAD="$LIB" "$H/fx_basic" 4
+	assert_equal "$status" 7
+	records
+	run wc -l < "$T/recs"
+	assert_output 0
+}
+
+@test "watch: only the named process is traced" {
+	ctl watch 1
+	on tick
+	LD_PRELOAD=$LIB "$H/fx_tick" 60 > /dev/null &
+	p1=$!
+	LD_PRELOAD=$LIB "$H/fx_tick" 60 > /dev/null &
+	p2=$!
+	sleep 0.3
+	ctl watch "$p1"
+	wait $p1 $p2
+	records
+	[ "$(n E tick)" -gt 10 ]
+	run sh -c "awk '{ print \$1 }' '$T/recs' | sort -u"
+	assert_output "$p1"
+}
+
+@test "names: a glob, and a range of the addresses nm prints" {
+	ctl trace 'fi?' new g
+	ctl trace g on
+	start=$(nm "$H/fx_basic" | awk '$3 == "leaf" { print $1 }')
+	end=$(printf '%x' $((0x$start + 1)))
+	ctl trace "$start" "$end" new r
+	ctl trace r on
+	ctl start
+	traced "$H/fx_basic" 2 > /dev/null || true
+	records
+	assert_equal "$(n E fib)" 3
+	assert_equal "$(n E leaf)" 1
+	assert_equal "$(n E scale)" 0
+}
+
+@test "the symbol file: one line per function, pc name object" {
+	on leaf
+	traced "$H/fx_basic" 2 > /dev/null || true
+	"$DEVSHM" "$DEVTRACE_DIR" syms > "$T/syms"
+	run grep -cvE '^[0-9a-f]{16} [^ ]+ /.+$' "$T/syms"
+	assert_output 0
+	run grep -c " leaf $H/fx_basic\$" "$T/syms"
+	assert_output 1
+}
+
+# the record's pc is the symbol's address: a 1-byte range at nm's address selects it
+@test "-fcf-protection: the sled follows endbr64, records carry the symbol's address" {
+	run sh -c "objdump -d '$H/fx_cet' | grep -A1 '<leaf>:' | grep -c endbr64"
+	assert_output 1
+	start=$(nm "$H/fx_cet" | awk '$3 == "leaf" { print $1 }')
+	ctl trace "$start" "$(printf '%x' $((0x$start + 1)))" new r
+	ctl trace r on
+	ctl trace fib new f
+	ctl trace f on
+	ctl start
+	run traced "$H/fx_cet" 6
+	assert_equal "$status" 7
+	assert_output "$(printf 'leaf 1234\nfib 8\nscale 11.250\nvsum 10.875')"
+	records
+	run sh -c "awk '\$3 == \"leaf\" { print \$2, \$3, \$4 }' '$T/recs'"
+	assert_output "$(printf 'E leaf 1\nX leaf 1234')"
+	assert_equal "$(n E fib)" 25
+	assert_equal "$(n X fib)" 25
+}
+
+@test "a Clang build (one 7-byte nopl per sled) is traced alike" {
+	[ -x "$H/fx_clang" ] || skip "no clang"
+	on leaf fib
+	run traced "$H/fx_clang" 6
+	assert_equal "$status" 7
+	assert_output "$(printf 'leaf 1234\nfib 8\nscale 11.250\nvsum 10.875')"
+	records
+	run nested
+	assert_output "nested, open 0"
+	grep -qx '[0-9]* E leaf 1 2 3 4' "$T/recs"
+	grep -qx '[0-9]* X leaf 1234' "$T/recs"
+	assert_equal "$(n E fib)" 25
+}
+
+# storm N [jump]: fx_storm under a 20us timer; $sigs, $jumps from its stderr
+storm() {
+	"$DEVSHM" "$DEVTRACE_DIR" destroy
+	"$DEVSHM" "$DEVTRACE_DIR" create 20
+	ctl size 20
+	on inh leaf work
+	traced "$H/fx_storm" "$@" > "$T/out" 2> "$T/err"
+	sigs=$(awk '{ print $2 }' "$T/err")
+	jumps=$(awk '{ print $4 }' "$T/err")
+	records
+}
+
+@test "a signal storm: handlers that land inside the runtime are skipped and counted, nothing else changes" {
+	storm 100000
+	run cat "$T/out"
+	assert_output "sums right"
+	[ "$sigs" -gt 100 ]
+	assert_equal "$(counter lost)" 0
+	assert_equal "$(n E work)" 100000
+	assert_equal "$(n X work)" 100000
+	assert_equal "$(n E leaf)" 200000
+	assert_equal "$(n X leaf)" 200000
+	# every signal's inh() was recorded, or skipped and counted as re-entered
+	assert_equal $(( $(n E inh) + $(counter reentered) )) "$sigs"
+	assert_equal "$(n X inh)" "$(n E inh)"
+	run nested
+	assert_output "nested, open 0"
+}
+
+@test "a signal storm whose handler siglongjmps out, from inside hooks too: tracing goes on" {
+	storm 100000 jump
+	run cat "$T/out"
+	assert_output "sums right"
+	[ "$jumps" -gt 10 ]
+	assert_equal $(( $(n E inh) + $(counter reentered) )) "$sigs"
+	# each iteration not cut short before work's hook was recorded: the thread never stays marked inside
+	[ "$(n E work)" -ge $((100000 - jumps)) ]
+	assert_equal "$(counter deep)" 0
+	run nested 1
+	assert_success
+}
+
+@test "text stays write-protected: no writable code mapping while sites are on" {
+	on tick
+	traced "$H/fx_tick" 40 > /dev/null &
+	pid=$!
+	sleep 0.4
+	run awk '$2 ~ /w/ && $2 ~ /x/' /proc/$pid/maps
+	kill $pid
+	assert_output ""
+	records
+	[ "$(n E tick)" -gt 0 ]
+}

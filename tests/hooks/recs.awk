@@ -1,0 +1,26 @@
+# recs.awk SYMS RECORDS: each record as "tid E name a1 a2 a3 a4" or
+# "tid X name retval", numbers in decimal (above 2^48: 0x and hex),
+# names from the symbol file ("<pc> <name> <object>" lines).
+function hex(s,   i, v) {
+	v = 0
+	for (i = 1; i <= length(s); i++)
+		v = v * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1
+	return v
+}
+function num(s) {
+	sub(/^0+/, "", s)
+	if (s == "") return 0
+	if (length(s) > 12) return "0x" s
+	return hex(s)
+}
+FNR == NR { name[$1] = $2; next }
+$1 == "E" || $1 == "X" {
+	n = ($2 in name) ? name[$2] : "?" $2
+	if ($1 == "E")
+		print num($4), "E", n, num($5), num($6), num($7), num($8)
+	else
+		print num($4), "X", n, num($5)
+	next
+}
+{ print "bad record: " $0; bad = 1 }
+END { exit bad }
