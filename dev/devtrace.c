@@ -510,11 +510,19 @@ devreader(Dev *d, uint32_t pid, int open)
 
 	/* a reader killed without closing (devtrace cat, SIGKILL) frees its entry here */
 	for (i = 0; open && i < Nreader; i++)
-		if (d->reader[i] && !hostalive(d->reader[i]))
+		if (d->reader[i] && !hostalive(d->reader[i])) {
 			ast(&d->reader[i], 0);
+			ast(&d->nreader, d->nreader - 1);
+		}
 	for (i = 0; i < Nreader; i++)
 		if (open ? d->reader[i] == 0 : d->reader[i] == pid) {
-			ast(&d->reader[i], open ? pid : 0);
+			if (open) {
+				ast(&d->nreader, d->nreader + 1);
+				ast(&d->reader[i], pid);
+			} else {
+				ast(&d->reader[i], 0);
+				ast(&d->nreader, d->nreader - 1);
+			}
 			aadd(&d->ctlgen, 1);
 			return 0;
 		}
@@ -529,7 +537,8 @@ devwatched(Dev *d, uint32_t pid, uint32_t tid)
 {
 	uint32_t i, n, w;
 
-	for (i = 0; i < Nreader; i++)
+	/* nreader is raised before and lowered after its entry changes: a reader is never missed */
+	for (i = 0; rld(&d->nreader) && i < Nreader; i++)
 		if ((w = rld(&d->reader[i])) != 0 && (w == pid || w == tid))
 			return 0;
 	if ((n = ald(&d->nwatch)) == 0)
