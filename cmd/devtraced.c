@@ -20,6 +20,7 @@
 #include <linux/futex.h>
 #include <time.h>
 #include <unistd.h>
+#include "host/linux.h"
 #include "cmd/fs.h"
 #include "cmd/cmd.h"
 #include "dev/host.h"
@@ -292,6 +293,7 @@ main(int argc, char **argv)
 	    stat(shmfile, &st) < 0)
 		die("cannot make the device in /dev/shm: %s", strerror(errno));
 	ino = st.st_ino;
+	hostrefresh();	/* testtracein's predicates see the server's name */
 	/* without FUSE the device still serves devtrace ctl, cat and run */
 	se = NULL;
 	if (!nofiles && (se = fsnew(&s)) != NULL && fuse_session_mount(se, dir) != 0) {

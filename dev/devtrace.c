@@ -23,6 +23,7 @@ struct Ctl {
 	char *f[Maxarg];
 	char *rest;		/* the line after the third field, for pred */
 	uint32_t pid;
+	int err;		/* an errno a command chose itself, else from the reason */
 };
 
 struct Cmd {
@@ -202,7 +203,7 @@ setpred(Ctl *c, Trace *t)
 	if (n >= Predmax)
 		return "predicate too long";
 	scopy(src, p + 1, n + 1);
-	if (predcompile(src, &prog, reason, sizeof reason) != 0)
+	if ((c->err = predcompile(src, &prog, reason, sizeof reason)) != 0)
 		return reason;
 	t->gen = 0;
 	t->pred = prog;
@@ -400,7 +401,7 @@ errno_of(const char *why)
 static int
 runline(Dev *d, char *line, uint32_t pid)
 {
-	Ctl c = { d, 0, { 0 }, 0, pid };
+	Ctl c = { d, 0, { 0 }, 0, pid, 0 };
 	char *p = line, *why;
 	Cmd *cmd;
 
@@ -443,7 +444,7 @@ runline(Dev *d, char *line, uint32_t pid)
 			why = cmd->fn(&c);
 		if (why) {
 			seterr(d, c.f[0], why);
-			return errno_of(why);
+			return c.err ? c.err : errno_of(why);
 		}
 		d->err[0] = 0;
 		aadd(&d->ctlgen, 1);

@@ -55,6 +55,7 @@ static const int8_t delta[Nop] = {
 	[Omul] = -1, [Odiv] = -1, [Omod] = -1, [Oadd] = -1, [Osub] = -1,
 	[Oshl] = -1, [Oshr] = -1, [Olt] = -1, [Ole] = -1, [Ogt] = -1, [Oge] = -1,
 	[Oeq] = -1, [Oneq] = -1, [Oand] = -1, [Oxor] = -1, [Oor] = -1,
+	[Ocmpvi] = 1,
 };
 
 struct Val {
@@ -75,6 +76,8 @@ struct Comp {
 	int var;	/* Tname: variable number, Nvar for execname, -1 if unknown */
 	int off;	/* Tstr */
 	int depth;	/* stack depth of the code so far */
+	int label;	/* the last instruction a branch was patched to land on */
+	int at1, at2;	/* where the last two instructions start (an Olit64 is two words) */
 	int nest;
 	int err;	/* 0, Einval or E2big */
 	const char *msg;
@@ -305,6 +308,63 @@ is(Comp *c, const char *s)
 	return c->t == Tpunct && c->op->s[0] == s[0] && c->op->s[1] == s[1];
 }
 
+/*
+ * Ovar v; Olit k; CMP becomes Ocmpvi: a hit tests most predicates'
+ * terms in one dispatch, not three.  Not when a branch lands on the
+ * literal: then the variable belongs to another path.
+ */
+static int
+fuse(Comp *c, int op)
+{
+	Prog *p = c->p;
+	uint64_t v, k;
+	int n = p->ninst;
+
+	if (c->at1 != n - 1 || c->at2 != n - 2 || c->label == n - 1 ||
+	    (p->inst[n - 2] & 0xff) != Ovar || (p->inst[n - 1] & 0xff) != Olit)
+		return 0;
+	v = p->inst[n - 2] >> 8;
+	k = p->inst[n - 1] >> 8;	/* 56 bits, sign in bit 55 */
+	if ((k >> 48) != 0 && (k >> 48) != 0xff)
+		return 0;		/* needs more than 49 bits */
+	p->inst[n - 2] = Ocmpvi | (v | (uint64_t)(op - Olt) << 4 | (k & (((uint64_t)1 << 49) - 1)) << 7) << 8;
+	p->ninst = n - 1;
+	c->at1 = n - 2;
+	c->at2 = -1;
+	return 1;
+}
+
+/* the last instruction leaves 0 or 1, and no branch brings another value here */
+static int
+isbool(Comp *c)
+{
+	int op, n = c->p->ninst;
+
+	if (c->at1 != n - 1 || c->label == n)
+		return 0;
+	op = c->p->inst[n - 1] & 0xff;
+	return (op >= Olt && op <= Oneq) || op == Ocmpvi || op == Ostreq || op == Onot || op == Obool;
+}
+
+/* -k, ~k, !k of a literal k is a literal: so -1 can fuse as above */
+static int
+fold(Comp *c, int op)
+{
+	Prog *p = c->p;
+	uint64_t k;
+	int n = p->ninst;
+
+	if (c->at1 != n - 1 || c->label == n - 1 || (p->inst[n - 1] & 0xff) != Olit)
+		return 0;
+	k = p->inst[n - 1] >> 8;
+	k = k & (uint64_t)1 << 55 ? k | ~(uint64_t)0 << 56 : k;
+	k = op == Oneg ? -k : op == Ocom ? ~k : k == 0;
+	if ((k >> 55) != 0 && (k >> 55) != 0x1ff)
+		return 0;		/* no longer fits Olit */
+	p->inst[n - 1] = Olit | (k & (((uint64_t)1 << 56) - 1)) << 8;
+	return 1;
+}
+
 /* the instruction's index, or -1 */
 static int
 emit(Comp *c, int op, uint64_t arg)
@@ -320,7 +380,15 @@ emit(Comp *c, int op, uint64_t arg)
 		fail(c, E2big, "expression too deep", c->prev);
 		return -1;
 	}
+	if (op >= Olt && op <= Oneq && fuse(c, op))
+		return p->ninst - 1;
+	if ((op == Oneg || op == Ocom || op == Onot) && fold(c, op))
+		return p->ninst - 1;
+	if (op == Obool && isbool(c))
+		return p->ninst - 1;	/* already 0 or 1 */
 	p->inst[p->ninst] = op | arg << 8;
+	c->at2 = c->at1;
+	c->at1 = p->ninst;
 	return p->ninst++;
 }
 
@@ -328,8 +396,10 @@ emit(Comp *c, int op, uint64_t arg)
 static void
 patch(Comp *c, int at)
 {
-	if (at >= 0)
+	if (at >= 0) {
 		c->p->inst[at] |= (uint64_t)c->p->ninst << 8;
+		c->label = c->p->ninst;
+	}
 }
 
 static void
@@ -575,6 +645,7 @@ predcompile(const char *src, Prog *p, char *err, size_t nerr)
 	__builtin_memset(&c, 0, sizeof c);
 	c.src = src;
 	c.p = p;
+	c.label = c.at1 = c.at2 = -1;
 	for (n = 0; n < Srcmax && src[n] != 0; n++)
 		;
 	if (n == Srcmax) {	/* columns are ints */

@@ -36,6 +36,7 @@ enum {
 	Obool, Onot, Ocom, Oneg,
 	Omul, Odiv, Omod, Oadd, Osub, Oshl, Oshr,
 	Olt, Ole, Ogt, Oge, Oeq, Oneq, Oand, Oxor, Oor,
+	Ocmpvi,	/* variable CMP immediate in one: var in 4 bits, CMP (Olt+n) in 3, a 49-bit signed value above */
 	Nop,
 };
 enum {	/* Ovar operands */

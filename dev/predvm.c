@@ -24,6 +24,7 @@ enum {	/* what its operand is */
 	Avar,	/* a variable number */
 	Astr,	/* an offset in str of a NUL-terminated string */
 	Atarget,	/* a later instruction */
+	Acmpvi,	/* a variable, a comparison and a value */
 };
 
 /*
@@ -65,6 +66,7 @@ static const Opinfo optab[Nop] = {
 	[Oand] = {2, 1, 0, Fnext, Anone},
 	[Oxor] = {2, 1, 0, Fnext, Anone},
 	[Oor] = {2, 1, 0, Fnext, Anone},
+	[Ocmpvi] = {0, 1, 0, Fnext, Acmpvi},
 };
 
 /* the depth a path brings to instruction i; all paths must agree */
@@ -123,6 +125,10 @@ predvalid(const Prog *p)
 				a++;
 			if (a == p->nstr)
 				return 0;	/* no NUL before the end */
+			break;
+		case Acmpvi:
+			if ((a & 15) >= Nvar || (a >> 4 & 7) > Oneq - Olt)
+				return 0;
 			break;
 		case Atarget:
 			if (a <= i || a >= n || !reach(depth, a, d - o->tpop))
@@ -189,6 +195,23 @@ streq(const char *s, const char *name)
 	return *s == *name;
 }
 
+#define Min	((uint64_t)1 << 63)
+#define lt(x, y)	(((x) ^ Min) < ((y) ^ Min))	/* signed, without a conversion */
+
+/* the comparison Olt+op, signed */
+static uint64_t
+cmp(uint64_t op, uint64_t x, uint64_t y)
+{
+	switch (op) {
+	case Olt - Olt:	return lt(x, y);
+	case Ole - Olt:	return !lt(y, x);
+	case Ogt - Olt:	return lt(y, x);
+	case Oge - Olt:	return !lt(x, y);
+	case Oeq - Olt:	return x == y;
+	}
+	return x != y;
+}
+
 /* >> is arithmetic; counts are taken modulo 64, as amd64 does */
 static uint64_t
 sar(uint64_t x, uint64_t n)
@@ -199,8 +222,6 @@ sar(uint64_t x, uint64_t n)
 	return x >> n | (x >> 63 ? ~(uint64_t)0 << (64 - n) : 0);
 }
 
-#define Min	((uint64_t)1 << 63)
-#define lt(x, y)	(((x) ^ Min) < ((y) ^ Min))	/* signed, without a conversion */
 
 /*
  * Values are uint64_t, so + - * wrap with no undefined behaviour;
@@ -232,6 +253,11 @@ predeval(const Prog *p, const Hit *h)
 			continue;
 		case Ostreq:
 			st[sp++] = streq(p->str + a, hostexecname());
+			continue;
+		case Ocmpvi:
+			x = var(h, a & 15);
+			y = a >> 7 & (uint64_t)1 << 48 ? a >> 7 | ~(uint64_t)0 << 49 : a >> 7;
+			st[sp++] = cmp(a >> 4 & 7, x, y);
 			continue;
 		case Ojz:
 			if (st[--sp] == 0)
@@ -285,12 +311,9 @@ predeval(const Prog *p, const Hit *h)
 		case Osub:	x -= y; break;
 		case Oshl:	x <<= y & 63; break;
 		case Oshr:	x = sar(x, y); break;
-		case Olt:	x = lt(x, y); break;
-		case Ole:	x = !lt(y, x); break;
-		case Ogt:	x = lt(y, x); break;
-		case Oge:	x = !lt(x, y); break;
-		case Oeq:	x = x == y; break;
-		case Oneq:	x = x != y; break;
+		case Olt: case Ole: case Ogt: case Oge: case Oeq: case Oneq:
+			x = cmp((w & 0xff) - Olt, x, y);
+			break;
 		case Oand:	x &= y; break;
 		case Oxor:	x ^= y; break;
 		case Oor:	x |= y; break;

@@ -1,11 +1,13 @@
 /* linux.c: the device's host functions (dev/host.h) for user space on Linux. */
 #include <errno.h>
+#include <fcntl.h>
+#include <string.h>
 #include <sched.h>
 #include <signal.h>
-#include <sys/prctl.h>
 #include <time.h>
 #include <unistd.h>
 #include "dev/host.h"
+#include "host/linux.h"
 #include "cycles.h"
 
 uint64_t
@@ -35,22 +37,57 @@ hostalive(uint32_t tid)
 	return kill((pid_t)tid, 0) == 0 || errno == EPERM;
 }
 
+/*
+ * Predicate variables that cost a system call are read by hostrefresh,
+ * which the runtime calls at attach, in a forked child and at every turn
+ * of its control thread, so the hook path makes none.  The name is the
+ * process's (the main thread's comm), kept twice so a refresh never
+ * rewrites the copy a hook may be reading.
+ */
+static struct {
+	uint32_t ppid, uid, cur;
+	char name[2][16];
+} proc;
+
+void
+hostrefresh(void)
+{
+	char buf[16] = "";
+	ssize_t n;
+	int fd;
+
+	__atomic_store_n(&proc.ppid, getppid(), __ATOMIC_RELAXED);
+	__atomic_store_n(&proc.uid, getuid(), __ATOMIC_RELAXED);
+	if ((fd = open("/proc/self/comm", O_RDONLY|O_CLOEXEC)) < 0)
+		return;
+	n = read(fd, buf, sizeof buf - 1);
+	close(fd);
+	if (n <= 0)
+		return;
+	buf[n] = 0;
+	buf[strcspn(buf, "\n")] = 0;
+	if (strcmp(buf, proc.name[proc.cur]) != 0) {
+		memcpy(proc.name[!proc.cur], buf, sizeof buf);
+		__atomic_store_n(&proc.cur, !proc.cur, __ATOMIC_RELEASE);
+	}
+}
+
 uint32_t
 hostppid(void)
 {
-	return getppid();
+	return __atomic_load_n(&proc.ppid, __ATOMIC_RELAXED);
 }
 
 uint32_t
 hostuid(void)
 {
-	return getuid();
+	return __atomic_load_n(&proc.uid, __ATOMIC_RELAXED);
 }
 
 uint32_t
 hostcpu(void)
 {
-	int c = sched_getcpu();
+	int c = sched_getcpu();	/* the vDSO's: no system call */
 
 	return c < 0 ? 0 : c;
 }
@@ -58,9 +95,5 @@ hostcpu(void)
 const char *
 hostexecname(void)
 {
-	static __thread char name[16];
-
-	if (name[0] == 0)
-		prctl(PR_GET_NAME, name);
-	return name;
+	return proc.name[__atomic_load_n(&proc.cur, __ATOMIC_ACQUIRE)];
 }

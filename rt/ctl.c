@@ -24,6 +24,7 @@
 #include <linux/membarrier.h>
 #include <time.h>
 #include <unistd.h>
+#include "host/linux.h"
 #include "rt/rt.h"
 
 Rt rt = { .lock = PTHREAD_MUTEX_INITIALIZER };
@@ -184,6 +185,7 @@ attach(void)
 
 	if ((d = shmattach(rt.dir, &s, &ino)) == NULL)
 		return;
+	hostrefresh();
 	rt.shm = s;
 	rt.dev = d;
 	rt.ino = ino;
@@ -220,6 +222,7 @@ step(void)
 {
 	uint32_t gen;
 
+	hostrefresh();
 	if (rt.dev && devgone())
 		detach();
 	if (rt.dev == NULL)
@@ -314,6 +317,7 @@ childfork(void)
 {
 	pthread_mutex_unlock(&rt.lock);
 	rt.pid = getpid();
+	hostrefresh();
 	thrforked();
 	if (!rt.active)
 		return;
