@@ -1,0 +1,57 @@
+/*
+ * predcost.c: the device's cost of one hit, with and without a
+ * predicate, in process: no hooks, one thread, cache-hot.
+ *   cc -O2 -I. -o build/predcost bench/predcost.c build/libdev.a build/host/linux.o
+ *   build/predcost [PREDICATE|-] [HITS]
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "dev/devtrace.h"
+#include "host/linux.h"
+
+static double
+now(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec + t.tv_nsec / 1e9;
+}
+
+static void
+ctl(Dev *d, const char *s)
+{
+	if (devctl(d, s, strlen(s), 1) != 0) {
+		fprintf(stderr, "predcost: %s\n", deverr(d));
+		exit(1);
+	}
+}
+
+int
+main(int argc, char **argv)
+{
+	Dev *d = calloc(1, devsize(16));
+	Hit h = { .pc = 0x1000, .a = { 1, 2, 3, 4 }, .tid = 5, .pid = 5 };
+	long i, n = argc > 2 ? atol(argv[2]) : 50000000, k = 0;
+	char line[600];
+	double t0;
+	Tsel sel;
+
+	devinit(d, 16, 1);
+	hostrefresh();
+	ctl(d, "trace 1000 2000 new a\ntrace a on\nstart\nsize 16");
+	if (argc > 1 && strcmp(argv[1], "-") != 0) {
+		snprintf(line, sizeof line, "trace a pred /%s/", argv[1]);
+		ctl(d, line);
+	}
+	devtsel(d, 0, &sel);
+	t0 = now();
+	for (i = 0; i < n; i++) {
+		h.ticks = i;
+		k += devhit(d, &sel, &h);
+	}
+	printf("%s: %.2f ns/hit, %ld written\n", argc > 1 ? argv[1] : "-", (now() - t0) / n * 1e9, k);
+	return 0;
+}
