@@ -34,7 +34,7 @@ END {
 		if (how == "lttng" && !lttngok) skip = "LTTng cannot run here (not installed, or no session daemon)"
 		if (skipped[k] && skip == "") skip = "skipped by bench/run"
 		ran = runs[k] > 0 && bad[k] == 0
-		t(ran, name ": every run ran and exited 0" (ran || !(k in st) ? "" : " (" st[k] ")"), skip)
+		t(ran, name ": every run ran and exited 0" (ran || skip != "" || !(k in st) ? "" : " (" st[k] ")"), skip)
 		t(ran && diff[k] == 0, name ": output equals the uninstrumented run's", skip != "" ? skip : ran ? "" : "did not run")
 		if (how != "dev") continue
 		if (!ran) { t(0, name ": records as expected", "did not run"); continue }

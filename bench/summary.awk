@@ -116,9 +116,11 @@ END {
 	show("reader-cat-awk", "cat trace | awk", ">= 10 Mrec/s")
 	show("reader-devtrace-cat", "devtrace cat > /dev/null (no FUSE)", ">= 10 Mrec/s")
 	if ("paired-off" in extra) {
-		print "lua, plain / nop / off run back to back " count["paired-off"] " times, median of the ratios:"
-		show("paired-nop", "patchable, not attached", "")
-		show("paired-off", "patchable, attached, all sites off", "<= 1.03x")
+		print "lua, plain / nop / off run back to back " count["paired-off"] " times (order rotated):"
+		show("paired-nop", "patchable, not attached: median of ratios", "")
+		show("paired-off", "attached, all sites off: median of ratios", "<= 1.03x")
+		show("paired-min-nop", "patchable, not attached: ratio of fastest runs", "")
+		show("paired-min-off", "attached, all sites off: ratio of fastest runs", "<= 1.03x")
 	}
 	if ("callgrind-plain" in extra) {
 		print "callgrind, instructions of one Lua round (bench.lua 0.34; noise-free):"
