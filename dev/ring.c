@@ -101,24 +101,31 @@ take(Dev *d, Slot *out)
 	}
 }
 
+/* 16 hex digits and a separator; the record is the reader's hot loop, so no Buf */
+static char *
+hex16(char *p, uint64_t v, char sep)
+{
+	static const char hex[] = "0123456789abcdef";
+	int i;
+
+	for (i = 15; i >= 0; i--, v >>= 4)
+		p[i] = hex[v & 0xf];
+	p[16] = sep;
+	return p + 17;
+}
+
 static void
 fmtrec(char *p, const Slot *s)
 {
-	Buf b = { p, p + Reclen };
-	int i;
-
-	bputc(&b, s->exit ? 'X' : 'E');
-	bputc(&b, ' ');
-	bputhex(&b, s->pc);
-	bputc(&b, ' ');
-	bputhex(&b, s->ticks);
-	bputc(&b, ' ');
-	bputhex(&b, s->tid);
-	for (i = 0; i < 4; i++) {
-		bputc(&b, ' ');
-		bputhex(&b, s->a[i]);
-	}
-	bputc(&b, '\n');
+	*p++ = s->exit ? 'X' : 'E';
+	*p++ = ' ';
+	p = hex16(p, s->pc, ' ');
+	p = hex16(p, s->ticks, ' ');
+	p = hex16(p, s->tid, ' ');
+	p = hex16(p, s->a[0], ' ');
+	p = hex16(p, s->a[1], ' ');
+	p = hex16(p, s->a[2], ' ');
+	hex16(p, s->a[3], '\n');
 }
 
 size_t
