@@ -270,11 +270,24 @@ compact(Thr *t)
 	return j < n;
 }
 
+/* this thread's Thr, entered into the runtime; nil if the hook must not run */
+static Thr *
+hookenter(void)
+{
+	Thr *t = me;
+
+	if (t == NULL && (t = thrnew()) == NULL)
+		return NULL;
+	if (t == GONE || !enter(t))
+		return NULL;
+	return t;
+}
+
 void
 devtrace_hook(uint32_t idx, uintptr_t *slot, uint64_t *regs)
 {
 	uint64_t ticks = hostticks();
-	Thr *t = me;
+	Thr *t;
 	View *v;
 	Dev *d;
 	Tsel *sel;
@@ -283,9 +296,7 @@ devtrace_hook(uint32_t idx, uintptr_t *slot, uint64_t *regs)
 	Hit h;
 	int k;
 
-	if (t == NULL && (t = thrnew()) == NULL)
-		return;
-	if (t == GONE || !enter(t))
+	if ((t = hookenter()) == NULL)
 		return;
 	v = ald(&rt.view);
 	if (v == NULL || v->d == NULL || idx >= v->nsite || (k = v->slot[idx]) < 0 || !v->has[k])
@@ -440,14 +451,12 @@ static __attribute__((noinline)) void
 classic(void *fn, int exit)
 {
 	uint64_t ticks = hostticks();
-	Thr *t = me;
+	Thr *t;
 	View *v;
 	Hit h;
 	int k;
 
-	if (t == NULL && (t = thrnew()) == NULL)
-		return;
-	if (t == GONE || !enter(t))
+	if ((t = hookenter()) == NULL)
 		return;
 	if (exit && t->depth > 0)
 		t->depth--;

@@ -203,6 +203,22 @@ u64cmp(const void *a, const void *b)
 }
 
 /* function symbols, one per address (a global name before a local or weak one) */
+
+/* symbol i if it is a defined function with a name: its name, else nil */
+static const char *
+funcsym(Elf *e, GElf_Shdr *sh, Elf_Data *data, size_t i, GElf_Sym *sym)
+{
+	const char *s;
+
+	if (gelf_getsym(data, i, sym) == NULL || sym->st_shndx == SHN_UNDEF || sym->st_value == 0)
+		return NULL;
+	if (GELF_ST_TYPE(sym->st_info) != STT_FUNC && GELF_ST_TYPE(sym->st_info) != STT_GNU_IFUNC)
+		return NULL;
+	if ((s = elf_strptr(e, sh->sh_link, sym->st_name)) == NULL || *s == 0)
+		return NULL;
+	return s;
+}
+
 static void
 readsyms(Obj *o, Elf *e, Elf_Scn *scn)
 {
@@ -211,18 +227,15 @@ readsyms(Obj *o, Elf *e, Elf_Scn *scn)
 	Elf_Data *data;
 	size_t i, n, len = 0, k = 0;
 	unsigned char *bind;
-	char *names, *s;
+	char *names;
+	const char *s;
 	Sym *v;
 
 	if (gelf_getshdr(scn, &sh) == NULL || (data = elf_getdata(scn, NULL)) == NULL || sh.sh_entsize == 0)
 		return;
 	n = sh.sh_size / sh.sh_entsize;
 	for (i = 0; i < n; i++) {
-		if (gelf_getsym(data, i, &sym) == NULL || sym.st_shndx == SHN_UNDEF || sym.st_value == 0)
-			continue;
-		if (GELF_ST_TYPE(sym.st_info) != STT_FUNC && GELF_ST_TYPE(sym.st_info) != STT_GNU_IFUNC)
-			continue;
-		if ((s = elf_strptr(e, sh.sh_link, sym.st_name)) == NULL || *s == 0)
+		if ((s = funcsym(e, &sh, data, i, &sym)) == NULL)
 			continue;
 		len += strlen(s) + 1;
 		k++;
@@ -240,11 +253,7 @@ readsyms(Obj *o, Elf *e, Elf_Scn *scn)
 	}
 	k = 0;
 	for (i = 0; i < n; i++) {
-		if (gelf_getsym(data, i, &sym) == NULL || sym.st_shndx == SHN_UNDEF || sym.st_value == 0)
-			continue;
-		if (GELF_ST_TYPE(sym.st_info) != STT_FUNC && GELF_ST_TYPE(sym.st_info) != STT_GNU_IFUNC)
-			continue;
-		if ((s = elf_strptr(e, sh.sh_link, sym.st_name)) == NULL || *s == 0)
+		if ((s = funcsym(e, &sh, data, i, &sym)) == NULL)
 			continue;
 		v[k].pc = o->bias + sym.st_value;
 		v[k].name = names;
