@@ -48,5 +48,6 @@ enum {	/* Ovar operands */
 int	predcompile(const char *src, Prog *p, char *err, size_t nerr);	/* 0, or an E error with a message */
 int	predvalid(const Prog *p);		/* 1 if safe to run */
 int	predeval(const Prog *p, const Hit *h);	/* 1 true, 0 false, -1 fault (division by zero) */
+uint32_t	predvars(const Prog *p);	/* variables a valid program reads: bits 1<<Vname */
 
 #endif

@@ -151,6 +151,28 @@ predvalid(const Prog *p)
 	return 1;
 }
 
+/* the variables a valid program reads, as bits 1<<Vname */
+uint32_t
+predvars(const Prog *p)
+{
+	uint32_t i, m = 0;
+	uint64_t w;
+
+	for (i = 0; i < p->ninst && i < Progmax; i++) {
+		w = p->inst[i];
+		switch (w & 0xff) {
+		case Ovar:
+		case Ocmpvi:	/* the variable is the low 4 bits of the operand */
+			m |= 1u << (w >> 8 & 15);
+			break;
+		case Olit64:
+			i++;	/* the next word is a value */
+			break;
+		}
+	}
+	return m;
+}
+
 static uint64_t
 var(const Hit *h, uint64_t v)
 {
