@@ -14,11 +14,12 @@
 #define acas(p, o, n)	__atomic_compare_exchange_n((p), (o), (n), 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)
 
 typedef struct Slot Slot;
+typedef struct Shard Shard;
 typedef struct Trace Trace;
 
 enum {
 	Magic = 0x65636172747665ull & 0xffffffff,	/* "devtrace" */
-	Version = 1,
+	Version = 2,
 	Range = 1,	/* Trace.kind: an address range */
 	Glob,		/*	a pattern over symbol names */
 };
@@ -35,6 +36,19 @@ struct Slot {
 	uint32_t exit;
 	uint64_t a[4];
 };
+
+/*
+ * One writer thread's counts, on a cache line of its own: only its
+ * owner writes them (no atomic read-modify-write on a line every
+ * thread shares), devstate sums them.  A shard given back or taken
+ * from a dead owner keeps its counts: they are never lost, only added to.
+ */
+struct Shard {
+	uint32_t tid;		/* owner; 0: free */
+	uint32_t pad0;
+	uint64_t filtered;
+	uint64_t pad[6];
+} __attribute__((aligned(64)));
 
 struct Trace {
 	uint32_t gen;		/* 0: slot free; odd while being changed */
@@ -70,8 +84,9 @@ struct Dev {
 	uint64_t nread;		/* records returned */
 	uint64_t nlost;		/* records overwritten, abandoned or discarded, as the reader found them */
 	uint64_t stuck;		/* when the reader first waited on tail, host nsec; 0 if not waiting */
-	uint64_t filtered;	/* hits the watch list, reader rule or predicate dropped */
+	uint64_t filtered;	/* hits dropped by writers with no shard (the rest: shard[].filtered) */
 	uint64_t count[Cncount];
+	Shard shard[Nshard];
 	uint64_t query;		/* the last query's address and answer */
 	char queryname[Namelen];
 	uint32_t hasquery;

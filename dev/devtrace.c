@@ -320,6 +320,7 @@ ctltestin(Ctl *c)
 	h.tid = h.pid = c->pid;
 	h.depth = 0;
 	h.exit = 0;
+	h.w = 0;
 	if ((t = rangeof(d, h.pc)) != 0 && devtsel(d, t - d->trace, &sel))
 		devhit(d, &sel, &h);
 	return 0;
@@ -598,7 +599,7 @@ devtsel(Dev *d, int slot, Tsel *sel)
 		return 0;
 	sel->slot = slot;
 	sel->gen = g;
-	sel->haspred = t->haspred;
+	sel->haspred = t->haspred != 0;
 	if (sel->haspred)
 		__builtin_memcpy(&sel->pred, &t->pred, sizeof sel->pred);
 	__atomic_thread_fence(__ATOMIC_ACQUIRE);
@@ -609,11 +610,13 @@ devtsel(Dev *d, int slot, Tsel *sel)
 		aadd(&d->count[Cbadprog], 1);
 		sel->haspred = 2;
 	}
+	sel->exitknown = sel->haspred == 1 &&
+		!(predvars(&sel->pred) & (1u << Vretval | 1u << Vtimestamp | 1u << Vcpu));
 	return 1;
 }
 
-int
-devsiteon(Dev *d, const Tsel *sel)
+static inline int
+siteon(Dev *d, const Tsel *sel)
 {
 	Trace *t;
 
@@ -624,24 +627,139 @@ devsiteon(Dev *d, const Tsel *sel)
 }
 
 int
+devsiteon(Dev *d, const Tsel *sel)
+{
+	return siteon(d, sel);
+}
+
+/* the thread's shard: one it held before (exec keeps the id), a free one, or a dead owner's */
+static uint32_t
+claim(Dev *d, uint32_t tid)
+{
+	uint32_t i, o;
+
+	for (i = 0; i < Nshard; i++)
+		if (rld(&d->shard[i].tid) == tid)
+			return i + 1;
+	for (i = 0; i < Nshard; i++) {
+		o = 0;
+		if (rld(&d->shard[i].tid) == 0 && acas(&d->shard[i].tid, &o, tid))
+			return i + 1;
+	}
+	for (i = 0; i < Nshard; i++)
+		if ((o = rld(&d->shard[i].tid)) != 0 && !hostalive(o) && acas(&d->shard[i].tid, &o, tid))
+			return i + 1;
+	return 0;
+}
+
+void
+devwriterdone(Writer *w)
+{
+	if (w->d && w->shard)
+		ast(&w->d->shard[w->shard - 1].tid, 0);
+	w->d = 0;
+}
+
+/* the watch list and the reader rule for a thread, at this control generation */
+static __attribute__((noinline)) int
+decide(Dev *d, Hit *h, uint32_t gen)
+{
+	Writer *w = h->w;
+
+	if (w == 0)
+		return devwatched(d, h->pid, h->tid);
+	if (w->d != d) {
+		w->d = d;
+		w->shard = claim(d, h->tid);
+	}
+	w->watched = devwatched(d, h->pid, h->tid);
+	w->gen = gen;
+	return w->watched;
+}
+
+/* decided once per thread and control generation, not scanned at every hit */
+static inline int
+watched(Dev *d, Hit *h)
+{
+	Writer *w = h->w;
+	uint32_t gen = ald(&d->ctlgen) + 1;
+
+	if (w && w->d == d && w->gen == gen)
+		return w->watched;
+	return decide(d, h, gen);
+}
+
+static void
+dropped(Dev *d, Hit *h, uint64_t n)
+{
+	Writer *w = h->w;
+	uint64_t *c;
+
+	if (w && w->d == d && w->shard) {
+		c = &d->shard[w->shard - 1].filtered;
+		rst(c, rld(c) + n);
+	} else
+		aadd(&d->filtered, n);
+}
+
+/* the predicate: 1 true, 0 false, a fault counted as false */
+static int
+pred(Dev *d, const Tsel *sel, const Hit *h)
+{
+	int r = predeval(&sel->pred, h);
+
+	if (r < 0)
+		aadd(&d->count[Cpredfault], 1);
+	return r == 1;
+}
+
+/*
+ * An entry.  When the predicate reads only what the entry already
+ * knows (not retval, timestamp or cpu), a call it rejects at entry is
+ * asked now what its exit will say: if that is false too, the call is
+ * not followed at all, and both hits are counted as dropped here.
+ */
+int
+devfilter(Dev *d, const Tsel *sel, Hit *h)
+{
+	Hit x;
+
+	if (!siteon(d, sel))
+		return 0;
+	if (!watched(d, h)) {
+		dropped(d, h, 1);	/* its exit is not followed */
+		return 0;
+	}
+	if (sel->haspred == 0 || (sel->haspred == 1 && pred(d, sel, h)))
+		return Hrecord|Hfollow;
+	if (sel->haspred == 1 && !sel->exitknown) {
+		dropped(d, h, 1);
+		return Hfollow;
+	}
+	if (sel->haspred == 1) {
+		x = *h;
+		x.exit = 1;
+		x.a[0] = x.a[1] = x.a[2] = x.a[3] = 0;
+		if (pred(d, sel, &x)) {
+			dropped(d, h, 1);
+			return Hfollow;
+		}
+	}
+	dropped(d, h, 2);
+	return 0;
+}
+
+int
 devhit(Dev *d, const Tsel *sel, Hit *h)
 {
-	int r;
-
-	if (!devsiteon(d, sel))
+	if (!siteon(d, sel))
 		return 0;
-	if (!devwatched(d, h->pid, h->tid) || sel->haspred == 2)
-		goto drop;
-	if (sel->haspred && (r = predeval(&sel->pred, h)) != 1) {
-		if (r < 0)
-			aadd(&d->count[Cpredfault], 1);
-		goto drop;
+	if (!watched(d, h) || sel->haspred == 2 || (sel->haspred == 1 && !pred(d, sel, h))) {
+		dropped(d, h, 1);
+		return 0;
 	}
 	devrecord(d, h);
 	return 1;
-drop:
-	aadd(&d->filtered, 1);
-	return 0;
 }
 
 void
@@ -675,7 +793,7 @@ devstate(Dev *d, char *buf, size_t n)
 {
 	Buf b = { buf, buf + n };
 	Trace *t;
-	uint64_t hits, queued, lost;
+	uint64_t hits, queued, lost, filtered;
 	uint32_t i;
 	char *p;
 
@@ -716,7 +834,10 @@ devstate(Dev *d, char *buf, size_t n)
 	bputline(&b, "#read ", d->nread);
 	bputline(&b, "#queued ", queued);
 	bputline(&b, "#lost ", lost);
-	bputline(&b, "#filtered ", d->filtered);
+	filtered = rld(&d->filtered);
+	for (i = 0; i < Nshard; i++)
+		filtered += rld(&d->shard[i].filtered);
+	bputline(&b, "#filtered ", filtered);
 	for (i = 0; i < sizeof counters / sizeof counters[0]; i++)
 		bputline(&b, counters[i].name, rld(&d->count[counters[i].counter]));
 	bputline(&b, "#hz ", d->hz);

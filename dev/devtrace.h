@@ -26,6 +26,7 @@ enum {
 	Globlen = 64,	/* name patterns, with the NUL */
 	Nwatch = 32,	/* watched pids */
 	Nreader = 16,	/* processes with trace open */
+	Nshard = 256,	/* writer threads with counters of their own */
 	Linemax = 1024,	/* one control line, without the newline */
 	Predmax = 512,	/* predicate source text, with the NUL */
 	Reclen = 121,	/* one record line, with the newline */
@@ -47,6 +48,20 @@ typedef struct Dev Dev;
 typedef struct Hit Hit;
 typedef struct Tsel Tsel;
 typedef struct Reader Reader;
+typedef struct Writer Writer;
+
+/*
+ * One writing thread as the device knows it, kept by the host per
+ * thread (zeroed before its first hit; zeroed again in a fork's child):
+ * the watch decision, made again only when the control state changes,
+ * and the counter shard of the Dev that only this thread writes.
+ */
+struct Writer {
+	Dev *d;			/* the device the rest belongs to; nil: nothing yet */
+	uint32_t gen;		/* 1 + the control generation of the decision */
+	uint32_t watched;	/* the watch list and the reader rule let it write */
+	uint32_t shard;		/* 1 + its index in the Dev's shards; 0: none, count atomically */
+};
 
 /* One hook firing: what the trampoline and the host know of it. */
 struct Hit {
@@ -57,6 +72,7 @@ struct Hit {
 	uint32_t pid;		/* process id, for watch and predicates */
 	uint32_t depth;		/* call depth as the shadow stack knows it */
 	uint8_t exit;		/* 0: entry (E), 1: exit (X) */
+	Writer *w;		/* the thread's; nil: decide afresh and count atomically */
 };
 
 /*
@@ -69,7 +85,8 @@ struct Hit {
 struct Tsel {
 	uint32_t slot;
 	uint32_t gen;
-	uint32_t haspred;
+	uint32_t haspred;	/* 1: pred is valid; 2: it was not, every hit is dropped */
+	uint32_t exitknown;	/* pred reads nothing an exit changes but entry and arguments */
 	Prog pred;		/* a validated private copy of the trace's predicate */
 };
 
@@ -101,9 +118,17 @@ int	devwatches(Dev *d, uint32_t *pids, int max);	/* the watch list; 0: every pro
 int	devstarted(Dev *d);
 
 /* hook side: no lock, no system call */
+int	devfilter(Dev *d, const Tsel *sel, Hit *h);	/* an entry: Hrecord|Hfollow; drops counted */
 int	devhit(Dev *d, const Tsel *sel, Hit *h);	/* filter, then record: 1 if written */
+void	devwriterdone(Writer *w);		/* the thread exits: its shard is free again */
 void	devrecord(Dev *d, const Hit *h);	/* write one record, unfiltered */
 void	devcount(Dev *d, int counter);		/* count an event the host saw */
+
+/* devfilter's answer for an entry */
+enum {
+	Hrecord = 1,	/* write its record */
+	Hfollow = 2,	/* follow the call to its exit; else the exit is decided (and counted) already */
+};
 
 /* counters a host adds to (devcount) */
 enum {

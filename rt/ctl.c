@@ -62,22 +62,21 @@ membarinit(void)
 
 /*
  * Is this process watched: an empty list, or one naming our pid or one
- * of our threads, and not a reader.  *every: all its threads are.
+ * of our threads, and not a reader.
  */
 static int
-watched(Dev *d, int *every)
+watched(Dev *d)
 {
 	uint32_t w[Nwatch], tid;
 	struct dirent *de;
 	int n, i, r = 0;
 	DIR *dp;
 
-	*every = 0;
 	n = devwatches(d, w, Nwatch);
 	for (i = 0; i < n && w[i] != rt.pid; i++)
 		;
 	if (n == 0 || i < n)
-		return *every = devwatched(d, rt.pid, rt.pid);
+		return devwatched(d, rt.pid, rt.pid);
 	if ((dp = opendir("/proc/self/task")) == NULL)
 		return 0;
 	while (r == 0 && (de = readdir(dp)) != NULL) {
@@ -144,7 +143,7 @@ apply(void)
 				same = 0;
 			rt.gens[k] = g;
 		}
-		v->active = watched(d, &v->everythread) && devstarted(d);
+		v->active = watched(d) && devstarted(d);
 		for (i = 0; i < n; i++)
 			v->slot[i] = same && i < old->nsite ? old->slot[i] : select1(d, i);
 	}

@@ -59,6 +59,7 @@ threxit(void *arg)
 	if (t == NULL || t == GONE)
 		return;
 	me = GONE;
+	devwriterdone(&t->w);
 	if (t->stk)
 		munmap(t->stk, (size_t)t->max * sizeof(Frame));
 	t->stk = NULL;
@@ -106,6 +107,7 @@ found:
 	t->depth = 0;
 	t->stk = NULL;
 	t->max = rt.shadow;
+	memset(&t->w, 0, sizeof t->w);
 	me = t;
 	pthread_setspecific(thrkey, t);
 	return t;
@@ -127,8 +129,10 @@ thrforked(void)
 		t->seq += t->seq & 1;
 		t->state = Tfree;
 	}
-	if (me && me != GONE)
+	if (me && me != GONE) {
 		me->tid = syscall(SYS_gettid);
+		memset(&me->w, 0, sizeof me->w);	/* the parent's shard stays the parent's */
+	}
 }
 
 /*
@@ -294,7 +298,7 @@ devtrace_hook(uint32_t idx, uintptr_t *slot, uint64_t *regs)
 	Frame *f;
 	uintptr_t real;
 	Hit h;
-	int k;
+	int k, r;
 
 	if ((t = hookenter()) == NULL)
 		return;
@@ -303,8 +307,6 @@ devtrace_hook(uint32_t idx, uintptr_t *slot, uint64_t *regs)
 		goto out;
 	d = v->d;
 	sel = &v->sel[k];
-	if (!devsiteon(d, sel))
-		goto out;
 	h.pc = siteat(idx)->pc;
 	h.ticks = ticks;
 	h.a[0] = regs[Rarg0];
@@ -315,10 +317,9 @@ devtrace_hook(uint32_t idx, uintptr_t *slot, uint64_t *regs)
 	h.pid = rt.pid;
 	h.depth = t->n;
 	h.exit = 0;
-	if (!v->everythread && !devwatched(d, h.pid, h.tid)) {
-		devhit(d, sel, &h);	/* dropped there, and counted */
-		goto out;
-	}
+	h.w = &t->w;
+	if (!((r = devfilter(d, sel, &h)) & Hfollow))
+		goto out;	/* dropped, or the exit decided already */
 	if (t->stk == NULL) {
 		t->stk = mmap(NULL, (size_t)t->max * sizeof(Frame), PROT_READ|PROT_WRITE, MAP_PRIVATE|MAP_ANONYMOUS, -1, 0);
 		if (t->stk == MAP_FAILED) {
@@ -347,7 +348,8 @@ devtrace_hook(uint32_t idx, uintptr_t *slot, uint64_t *regs)
 	t->n++;
 	fence();
 	*slot = (uintptr_t)devtrace_return;
-	devhit(d, sel, &h);
+	if (r & Hrecord)
+		devrecord(d, &h);
 out:
 	leave(t);
 }
@@ -393,6 +395,7 @@ devtrace_unhook(uintptr_t *slot, uint64_t *regs)
 		h.tid = t->tid;
 		h.pid = rt.pid;
 		h.exit = 1;
+		h.w = &t->w;
 		for (k = i; k >= (int)lo; k--) {
 			f = &t->stk[k];
 			if (f->site >= v->nsite || v->slot[f->site] < 0 || !v->has[v->slot[f->site]])
@@ -469,6 +472,7 @@ classic(void *fn, int exit)
 		h.pid = rt.pid;
 		h.depth = t->depth;
 		h.exit = exit;
+		h.w = &t->w;
 		devhit(v->d, &v->sel[k], &h);
 	}
 	if (!exit)

@@ -85,7 +85,6 @@ struct View {
 	Dev *d;			/* nil: detached */
 	uint32_t epoch;
 	int active;		/* started and this process watched */
-	int everythread;	/* watched as a process (not by a thread's id) and not a reader */
 	uint32_t nsite;
 	uint8_t has[Ntrace];
 	Tsel sel[Ntrace];
@@ -109,6 +108,7 @@ struct Thr {
 	uintptr_t busysp;	/* stack pointer when seq went odd */
 	Frame *stk;		/* shadow stack */
 	uint32_t n, max;
+	Writer w;		/* what the device keeps of this thread */
 	Thr *next;		/* every Thr ever made */
 };
 

@@ -1,6 +1,6 @@
 # tests/dev: the device's unit tests (cmocka) and its stress test, also under ThreadSanitizer.
 DEVTEST_HOST = $(B)/tests/dev/host.o
-DEVTESTS = ctl ring stress
+DEVTESTS = ctl ring writer stress
 
 $(B)/tests/dev/%: $(B)/tests/dev/%_test.o $(DEVTEST_HOST) $(LIBDEV)
 	$(CC) -o $@ $^ -lcmocka -lpthread

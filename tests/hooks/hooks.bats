@@ -293,6 +293,40 @@ counter() { state | awk -v k="#$1" '$1 == k { print $2 }'; }
 	grep -qx '[0-9]* X deep 20100' "$T/recs"
 }
 
+@test "a call its predicate rejects at entry and at exit is not followed: no shadow frame" {
+	ctl trace deep new t0
+	ctl trace t0 pred '/arg0 > 0 && arg0 < 100/'	# false at every exit: arg0 is 0 there
+	ctl trace t0 on
+	ctl start
+	DEVTRACE_SHADOW=50 run traced "$H/fx_deep" 200
+	assert_output "deep 20100"
+	records
+	# deep(200) .. deep(100) and deep(0) rejected whole at entry, so deep(99) .. deep(50)
+	# fill the 50 frames and only deep(49) .. deep(1) find the stack full
+	assert_equal "$(counter deep)" 49
+	assert_equal "$(n E deep)" 50
+	assert_equal "$(n X deep)" 0
+	run sh -c "awk '\$2 == \"E\" { print \$4 }' '$T/recs' | sed -n '1p;50p'"
+	assert_output "$(printf '99\n50')"
+	# 2 per call rejected at entry (102 calls), 1 per exit of the 50 followed
+	assert_equal "$(counter filtered)" 254
+}
+
+@test "a predicate that reads retval follows every call to its exit" {
+	ctl trace deep new t0
+	ctl trace t0 pred '/retval < 0/'
+	ctl trace t0 on
+	ctl start
+	DEVTRACE_SHADOW=50 run traced "$H/fx_deep" 200
+	assert_output "deep 20100"
+	records
+	assert_equal "$(counter deep)" 151
+	assert_equal "$(n E deep)" 0
+	assert_equal "$(n X deep)" 0
+	# every entry (201) and the exits of the 50 followed
+	assert_equal "$(counter filtered)" 251
+}
+
 @test "classic mode (-finstrument-functions): E and X with pc, no arguments" {
 	on leaf fib
 	run traced "$H/fx_classic" 6
