@@ -37,28 +37,38 @@ devrecord(Dev *d, const Hit *h)
 	rst(&s->a[1], h->exit ? 0 : h->a[1]);
 	rst(&s->a[2], h->exit ? 0 : h->a[2]);
 	rst(&s->a[3], h->exit ? 0 : h->a[3]);
-	/* fails only if a reader reclaimed the slot from us, thinking us dead */
-	acas(&s->seq, &busy, busy + 1);
+	/*
+	 * A store, not a second CAS (locked instructions are most of a
+	 * record's cost): a reader takes a busy slot back only from a dead
+	 * writer, and if it misjudged a stalled one, a CAS here would not
+	 * save the record either: the next lap may already be writing it.
+	 * What the store can do then is hide that lap's record: counted lost.
+	 */
+	ast(&s->seq, busy + 1);
 }
 
-/* the next record in *out: 1, or 0 if none is ready */
+/*
+ * The next record in *out: 1, or 0 if none is ready.  *head is the
+ * caller's copy of d->head, loaded again only when the reader has
+ * caught up with it: every load of a line the writers' atomics keep
+ * taking back costs a transfer between cores.
+ */
 static int
-take(Dev *d, Slot *out)
+take(Dev *d, Slot *out, uint64_t *head)
 {
-	uint64_t head, cap, r, s1, want, now;
+	uint64_t cap, r, s1, want, now;
 	Slot *s;
 
 	cap = MASK(d) + 1;
 	for (;;) {
-		head = ald(&d->head);
 		r = d->tail;
-		if (r == head) {
+		if (r == *head && (*head = ald(&d->head)) == r) {
 			d->stuck = 0;
 			return 0;
 		}
-		if (head - r > cap) {	/* lapped: those are gone */
-			d->nlost += head - r - cap;
-			d->tail = r = head - cap;
+		if (*head - r > cap) {	/* lapped: those are gone */
+			d->nlost += *head - r - cap;
+			d->tail = r = *head - cap;
 			d->stuck = 0;
 		}
 		s = &d->slot[r & (cap - 1)];
@@ -101,15 +111,36 @@ take(Dev *d, Slot *out)
 	}
 }
 
-/* 16 hex digits and a separator; the record is the reader's hot loop, so no Buf */
+/*
+ * The record is the reader's hot loop, so no Buf and no digit at a time:
+ * hex8 spreads the 8 nibbles of v over the bytes of a word (nibble i in
+ * byte i), turns each into its digit at once (+'0', +39 more from 10 up:
+ * no byte carries into the next) and orders them most significant first.
+ */
+static uint64_t
+hex8(uint32_t v)
+{
+	uint64_t x = v, over9;
+
+	x = (x | x << 16) & 0x0000ffff0000ffffull;
+	x = (x | x << 8) & 0x00ff00ff00ff00ffull;
+	x = (x | x << 4) & 0x0f0f0f0f0f0f0f0full;
+	over9 = ((x + 0x0606060606060606ull) >> 4) & 0x0101010101010101ull;
+	x += 0x3030303030303030ull + over9 * ('a' - '0' - 10);
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	x = __builtin_bswap64(x);
+#endif
+	return x;
+}
+
+/* 16 hex digits and a separator */
 static char *
 hex16(char *p, uint64_t v, char sep)
 {
-	static const char hex[] = "0123456789abcdef";
-	int i;
+	uint64_t hi = hex8(v >> 32), lo = hex8((uint32_t)v);
 
-	for (i = 15; i >= 0; i--, v >>= 4)
-		p[i] = hex[v & 0xf];
+	__builtin_memcpy(p, &hi, 8);
+	__builtin_memcpy(p + 8, &lo, 8);
 	p[16] = sep;
 	return p + 17;
 }
@@ -131,13 +162,14 @@ fmtrec(char *p, const Slot *s)
 size_t
 devread(Dev *d, Reader *r, char *buf, size_t n)
 {
+	uint64_t head = ald(&d->head);
 	size_t done = 0;
 	Slot s;
 
 	for (;;) {
 		while (r->off < r->len && done < n)
 			buf[done++] = r->part[r->off++];
-		if (done == n || !take(d, &s))
+		if (done == n || !take(d, &s, &head))
 			return done;
 		if (n - done >= Reclen) {
 			fmtrec(buf + done, &s);
