@@ -35,7 +35,7 @@ struct Slot {
 	uint32_t tid;
 	uint32_t exit;
 	uint64_t a[4];
-};
+} __attribute__((aligned(64)));	/* one cache line: a record touches one line */
 
 /*
  * One writer thread's counts, on a cache line of its own: only its
@@ -78,13 +78,17 @@ struct Dev {
 	uint32_t gennext;
 	Trace trace[Ntrace];
 
-	/* the ring: head is the next ticket; the rest is the reader's */
-	uint64_t head;
-	uint64_t tail;		/* next ticket to read */
+	/*
+	 * The ring: head is the next ticket, the writers' line; the rest is
+	 * the reader's, on lines of their own: a writer's atomic on head
+	 * must not find the line taken away by every record the reader reads.
+	 */
+	uint64_t head __attribute__((aligned(64)));
+	uint64_t tail __attribute__((aligned(64)));	/* next ticket to read */
 	uint64_t nread;		/* records returned */
 	uint64_t nlost;		/* records overwritten, abandoned or discarded, as the reader found them */
 	uint64_t stuck;		/* when the reader first waited on tail, host nsec; 0 if not waiting */
-	uint64_t filtered;	/* hits dropped by writers with no shard (the rest: shard[].filtered) */
+	uint64_t filtered __attribute__((aligned(64)));	/* hits dropped by writers with no shard (the rest: shard[].filtered) */
 	uint64_t count[Cncount];
 	Shard shard[Nshard];
 	uint64_t query;		/* the last query's address and answer */
