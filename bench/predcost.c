@@ -1,8 +1,9 @@
 /*
  * predcost.c: the device's cost of one hit, with and without a
- * predicate, in process: no hooks, one thread, cache-hot.
+ * predicate, in process: no hooks, one thread, cache-hot; with "eval",
+ * the cost of predeval alone on the trace's copy of the predicate.
  *   cc -O2 -I. -o build/predcost bench/predcost.c build/libdev.a build/host/linux.o
- *   build/predcost [PREDICATE|-] [HITS]
+ *   build/predcost [PREDICATE|-] [HITS] [eval]
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -47,6 +48,15 @@ main(int argc, char **argv)
 		ctl(d, line);
 	}
 	devtsel(d, 0, &sel);
+	if (argc > 3 && strcmp(argv[3], "eval") == 0 && sel.haspred == 1) {
+		t0 = now();
+		for (i = 0; i < n; i++) {
+			h.ticks = i;
+			k += predeval(&sel.pred, &h);
+		}
+		printf("%s: %.2f ns/eval, %ld true\n", argv[1], (now() - t0) / n * 1e9, k);
+		return 0;
+	}
 	t0 = now();
 	for (i = 0; i < n; i++) {
 		h.ticks = i;

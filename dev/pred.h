@@ -27,9 +27,25 @@ struct Prog {
 };
 
 /*
- * The encoding, private to pred.c and predvm.c: an instruction is one
- * word, the opcode in the low byte and an operand above it; Olit64 takes
- * the next word as its value.
+ * The encoding, private to pred.c and predvm.c.  Two forms:
+ *
+ * Stack code: an instruction is one word, the opcode in the low byte
+ * and an operand above it; Olit64 takes the next word as its value.
+ *
+ * A term table, when inst[0] is Oterms (operand 0): the common shape,
+ * && and || over terms that each test one variable or execname, with
+ * no stack.  Terms follow inst[0] back to back; the low byte of a
+ * term's first word is its kind, a variable (Varg0..Vdepth), Texec,
+ * Texecne or Tret:
+ *   variable: 3 words: kind | fail << 8, lo, w.  The term passes if
+ *     (v - lo) <= w as unsigned 64-bit numbers (a range of w+1 values
+ *     starting at lo, wrapping: any comparison and its negation is one);
+ *   Texec, Texecne: 3 words: kind | fail << 8, then 16 bytes of a
+ *     string of at most 15 characters, NUL-padded.  Texec passes if
+ *     execname is that string, Texecne if it is not;
+ *   Tret: 1 word: Tret | answer << 8 (0 or 1): the run ends.
+ * A term that passes goes on to the next term, one that fails to the
+ * term at word index fail (a later one).  The last term is a Tret.
  */
 enum {
 	Oret, Olit, Olit64, Ovar, Ostreq, Ojz, Ojmp, Oandj, Oorj,
@@ -37,15 +53,20 @@ enum {
 	Omul, Odiv, Omod, Oadd, Osub, Oshl, Oshr,
 	Olt, Ole, Ogt, Oge, Oeq, Oneq, Oand, Oxor, Oor,
 	Ocmpvi,	/* variable CMP immediate in one: var in 4 bits, CMP (Olt+n) in 3, a 49-bit signed value above */
+	Oterms,	/* inst[0] only: the rest is a term table */
 	Nop,
 };
-enum {	/* Ovar operands */
+enum {	/* Ovar operands; term kinds */
 	Varg0, Varg1, Varg2, Varg3, Vretval, Ventry, Vpc, Vpid, Vtid,
 	Vppid, Vuid, Vcpu, Vtimestamp, Vdepth,
 	Nvar,
+	Texec = Nvar, Texecne, Tret,
+	Nterm,
 };
 
 int	predcompile(const char *src, Prog *p, char *err, size_t nerr);	/* 0, or an E error with a message */
+int	predcompilestack(const char *src, Prog *p, char *err, size_t nerr);	/* the same, always stack code (tests) */
+int	predterms(Prog *p);	/* a valid stack program as a term table, if it has the shape: 1 if rewritten */
 int	predvalid(const Prog *p);		/* 1 if safe to run */
 int	predeval(const Prog *p, const Hit *h);	/* 1 true, 0 false, -1 fault (division by zero) */
 uint32_t	predvars(const Prog *p);	/* variables a valid program reads: bits 1<<Vname */

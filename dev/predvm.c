@@ -78,6 +78,72 @@ reach(int8_t *depth, uint32_t i, int d)
 	return depth[i] == d;
 }
 
+/* a term's words: 0 if kind is none */
+static uint32_t
+termlen(uint64_t kind)
+{
+	if (kind == Tret)
+		return 1;
+	return kind < Nterm ? 3 : 0;
+}
+
+/*
+ * A term table: every term inside ninst, each fail target a later
+ * term's first word, the last term a Tret (so a pass lands on a term
+ * too), strings NUL-terminated within their 16 bytes and NUL-padded,
+ * reserved bits zero.  Every step goes forward: a run reads at most
+ * ninst words and ends at a Tret.
+ */
+static int
+termsvalid(const Prog *p)
+{
+	uint8_t start[Progmax];
+	const uint8_t *s;
+	uint64_t w;
+	uint32_t i, n, k, len, last;
+
+	n = p->ninst;
+	if (n < 2 || p->inst[0] != Oterms)
+		return 0;
+	for (i = 0; i < n; i++)
+		start[i] = 0;
+	last = 0;
+	for (i = 1; i < n; i += len) {
+		w = p->inst[i];
+		k = w & 0xff;
+		if ((len = termlen(k)) == 0 || len > n - i)
+			return 0;
+		start[i] = 1;
+		last = i;
+		if (k == Tret) {
+			if (w >> 8 > 1)
+				return 0;
+			continue;
+		}
+		if (w >> 16 != 0)
+			return 0;
+		if (k == Texec || k == Texecne) {
+			s = (const uint8_t *)&p->inst[i + 1];
+			for (len = 0; len < 16 && s[len] != 0; len++)
+				;
+			if (len == 16)
+				return 0;	/* no NUL */
+			for (; len < 16; len++)
+				if (s[len] != 0)
+					return 0;	/* not padded */
+			len = 3;
+		}
+	}
+	if ((p->inst[last] & 0xff) != Tret)
+		return 0;
+	for (i = 1; i < n; i += termlen(p->inst[i] & 0xff)) {
+		w = p->inst[i];
+		if ((w & 0xff) != Tret && ((w >> 8) <= i || (w >> 8) >= n || !start[w >> 8]))
+			return 0;
+	}
+	return 1;
+}
+
 int
 predvalid(const Prog *p)
 {
@@ -90,14 +156,16 @@ predvalid(const Prog *p)
 	n = p->ninst;
 	if (n == 0 || n > Progmax || p->nstr > Strmax)
 		return 0;
+	if ((p->inst[0] & 0xff) == Oterms)
+		return termsvalid(p);
 	for (i = 0; i < n; i++)
 		depth[i] = -1;
 	depth[0] = 0;
 	for (i = 0; i < n; i = next) {
 		w = p->inst[i];
 		a = w >> 8;
-		if ((w & 0xff) >= Nop)
-			return 0;
+		if ((w & 0xff) >= Nop || (w & 0xff) == Oterms)
+			return 0;	/* Oterms only as inst[0] */
 		o = &optab[w & 0xff];
 		next = i + 1;
 		d = depth[i];
@@ -158,6 +226,16 @@ predvars(const Prog *p)
 	uint32_t i, m = 0;
 	uint64_t w;
 
+	if ((p->inst[0] & 0xff) == Oterms) {
+		for (i = 1; i < p->ninst && i < Progmax; i += termlen(w & 0xff)) {
+			w = p->inst[i];
+			if ((w & 0xff) < Nvar)
+				m |= 1u << (w & 0xff);
+			else if ((w & 0xff) >= Nterm)
+				break;
+		}
+		return m;
+	}
 	for (i = 0; i < p->ninst && i < Progmax; i++) {
 		w = p->inst[i];
 		switch (w & 0xff) {
@@ -246,101 +324,205 @@ sar(uint64_t x, uint64_t n)
 
 
 /*
- * Values are uint64_t, so + - * wrap with no undefined behaviour;
- * only division converts to int64_t, after the faults are ruled out.
+ * A term table (pred.h).  One switch a term, which the validator's
+ * check of every kind lets the compiler make a bare jump table (or,
+ * built with -fno-jump-tables as a kernel is, a few compares): no
+ * stack, no operand decoding, one compare a range.  Two copies of the
+ * loop: predeval's makes no call, so it needs no frame, and hands the
+ * run to this one at the first term that asks the host.
  */
+#define Term(x)	do { t = (x) - t[1] <= t[2] ? t + 3 : in + (*t >> 8); } while (0)
+#define Hitvars	/* the variables the Hit holds */ \
+	case Varg0: case Varg1: case Varg2: case Varg3: \
+		Term(h->exit ? 0 : h->a[*t & 3]); break; \
+	case Vretval:	Term(h->exit ? h->a[0] : 0); break; \
+	case Ventry:	Term((uint64_t)!h->exit); break; \
+	case Vpc:	Term(h->pc); break; \
+	case Vpid:	Term(h->pid); break; \
+	case Vtid:	Term(h->tid); break; \
+	case Vtimestamp:	Term(h->ticks); break; \
+	case Vdepth:	Term(h->depth); break;
+
+static __attribute__((noinline)) int
+hostterms(const uint64_t *in, const uint64_t *t, const Hit *h)
+{
+	const char *s, *name;
+
+	for (;;) {
+		switch (*t & 0xff) {
+		Hitvars
+		case Vppid:	Term(hostppid()); break;
+		case Vuid:	Term(hostuid()); break;
+		case Vcpu:	Term(hostcpu()); break;
+		case Texec:
+		case Texecne:	/* 15 characters at most: a NUL ends s */
+			s = (const char *)(t + 1);
+			if ((name = hostexecname()) == 0)
+				name = "";
+			while (*s != 0 && *s == *name)
+				s++, name++;
+			if ((*s == *name) == ((*t & 0xff) == Texec))
+				t += 3;
+			else
+				t = in + (*t >> 8);
+			break;
+		case Tret:
+			return *t >> 8;
+		default:
+			__builtin_unreachable();	/* predvalid checked every kind */
+		}
+	}
+}
+
+static inline __attribute__((always_inline)) int
+terms(const uint64_t *in, const Hit *h)
+{
+	const uint64_t *t = in + 1;
+
+	for (;;) {
+		switch (*t & 0xff) {
+		Hitvars
+		case Vppid:
+		case Vuid:
+		case Vcpu:
+		case Texec:
+		case Texecne:
+			return hostterms(in, t, h);
+		case Tret:
+			return *t >> 8;
+		default:
+			__builtin_unreachable();	/* predvalid checked every kind */
+		}
+	}
+}
+#undef Term
+#undef Hitvars
+
+#define Lit56(a)	((a) & (uint64_t)1 << 55 ? (a) | ~(uint64_t)0 << 56 : (a))
+#define Lit49(a)	((a) & (uint64_t)1 << 48 ? (a) | ~(uint64_t)0 << 49 : (a))
+
+/*
+ * Stack code, direct-threaded: each instruction ends by jumping
+ * straight to the next one's code (computed goto, which GCC and clang
+ * take, kernel builds included).  Values are uint64_t, so + - * wrap
+ * with no undefined behaviour; only division converts to int64_t, after
+ * the faults are ruled out.
+ */
+static __attribute__((noinline)) int
+stack(const Prog *p, const Hit *h)
+{
+	static const void *const op[Nop] = {
+		[Oret] = &&Lret, [Olit] = &&Llit, [Olit64] = &&Llit64, [Ovar] = &&Lvar,
+		[Ostreq] = &&Lstreq, [Ojz] = &&Ljz, [Ojmp] = &&Ljmp, [Oandj] = &&Landj,
+		[Oorj] = &&Lorj, [Obool] = &&Lbool, [Onot] = &&Lnot, [Ocom] = &&Lcom,
+		[Oneg] = &&Lneg, [Omul] = &&Lmul, [Odiv] = &&Ldiv, [Omod] = &&Lmod,
+		[Oadd] = &&Ladd, [Osub] = &&Lsub, [Oshl] = &&Lshl, [Oshr] = &&Lshr,
+		[Olt] = &&Llt, [Ole] = &&Lle, [Ogt] = &&Lgt, [Oge] = &&Lge,
+		[Oeq] = &&Leq, [Oneq] = &&Lneq, [Oand] = &&Land, [Oxor] = &&Lxor,
+		[Oor] = &&Lor, [Ocmpvi] = &&Lcmpvi, [Oterms] = &&Lterms,
+	};
+	uint64_t st[Stackmax + 1], *sp, x, y;
+	const uint64_t *pc, *in = p->inst;
+
+#define Next()	goto *op[*pc & 0xff]
+#define A	(pc[-1] >> 8)	/* the operand of the instruction being run */
+#define Bin(e)	do { y = *sp--; x = *sp; *sp = (e); pc++; Next(); } while (0)
+	sp = st;	/* st[0] is never used: *sp is the top */
+	pc = in;
+	Next();
+Lret:
+	return *sp != 0;
+Llit:
+	pc++;
+	*++sp = Lit56(A);
+	Next();
+Llit64:
+	*++sp = pc[1];
+	pc += 2;
+	Next();
+Lvar:
+	pc++;
+	*++sp = var(h, A);
+	Next();
+Lstreq:
+	pc++;
+	*++sp = streq(p->str + A, hostexecname());
+	Next();
+Lcmpvi:
+	pc++;
+	x = var(h, A & 15);
+	y = Lit49(A >> 7);
+	*++sp = cmp(A >> 4 & 7, x, y);
+	Next();
+Ljz:
+	pc = *sp-- == 0 ? in + (*pc >> 8) : pc + 1;
+	Next();
+Ljmp:
+	pc = in + (*pc >> 8);
+	Next();
+Landj:	/* x && ...: a false x is the answer */
+	if (*sp == 0)
+		pc = in + (*pc >> 8);
+	else
+		sp--, pc++;
+	Next();
+Lorj:	/* x || ...: a true x makes it 1 */
+	if (*sp != 0) {
+		*sp = 1;
+		pc = in + (*pc >> 8);
+	} else
+		sp--, pc++;
+	Next();
+Lbool:
+	*sp = *sp != 0;
+	pc++;
+	Next();
+Lnot:
+	*sp = *sp == 0;
+	pc++;
+	Next();
+Lcom:
+	*sp = ~*sp;
+	pc++;
+	Next();
+Lneg:
+	*sp = -*sp;
+	pc++;
+	Next();
+Lmul:	Bin(x * y);
+Ldiv:
+Lmod:
+	y = sp[0];
+	x = sp[-1];
+	if (y == 0 || (x == Min && y == ~(uint64_t)0))
+		return -1;
+	*--sp = (*pc & 0xff) == Odiv ? (uint64_t)((int64_t)x / (int64_t)y) : (uint64_t)((int64_t)x % (int64_t)y);
+	pc++;
+	Next();
+Ladd:	Bin(x + y);
+Lsub:	Bin(x - y);
+Lshl:	Bin(x << (y & 63));
+Lshr:	Bin(sar(x, y));
+Llt:	Bin(lt(x, y));
+Lle:	Bin(!lt(y, x));
+Lgt:	Bin(lt(y, x));
+Lge:	Bin(!lt(x, y));
+Leq:	Bin(x == y);
+Lneq:	Bin(x != y);
+Land:	Bin(x & y);
+Lxor:	Bin(x ^ y);
+Lor:	Bin(x | y);
+Lterms:
+	return -1;	/* not reached: predvalid allows Oterms only first, and predeval runs those as terms */
+#undef Next
+#undef A
+#undef Bin
+}
+
 int
 predeval(const Prog *p, const Hit *h)
 {
-	uint64_t st[Stackmax], w, a, x, y;
-	uint32_t pc;
-	int sp;
-
-	sp = 0;
-	pc = 0;
-	for (;;) {
-		w = p->inst[pc++];
-		a = w >> 8;
-		switch (w & 0xff) {
-		case Oret:
-			return st[0] != 0;
-		case Olit:
-			st[sp++] = a & (uint64_t)1 << 55 ? a | ~(uint64_t)0 << 56 : a;
-			continue;
-		case Olit64:
-			st[sp++] = p->inst[pc++];
-			continue;
-		case Ovar:
-			st[sp++] = var(h, a);
-			continue;
-		case Ostreq:
-			st[sp++] = streq(p->str + a, hostexecname());
-			continue;
-		case Ocmpvi:
-			x = var(h, a & 15);
-			y = a >> 7 & (uint64_t)1 << 48 ? a >> 7 | ~(uint64_t)0 << 49 : a >> 7;
-			st[sp++] = cmp(a >> 4 & 7, x, y);
-			continue;
-		case Ojz:
-			if (st[--sp] == 0)
-				pc = a;
-			continue;
-		case Ojmp:
-			pc = a;
-			continue;
-		case Oandj:	/* x && ...: a false x is the answer */
-			if (st[sp - 1] == 0)
-				pc = a;
-			else
-				sp--;
-			continue;
-		case Oorj:	/* x || ...: a true x makes it 1 */
-			if (st[sp - 1] != 0) {
-				st[sp - 1] = 1;
-				pc = a;
-			} else
-				sp--;
-			continue;
-		case Obool:
-			st[sp - 1] = st[sp - 1] != 0;
-			continue;
-		case Onot:
-			st[sp - 1] = st[sp - 1] == 0;
-			continue;
-		case Ocom:
-			st[sp - 1] = ~st[sp - 1];
-			continue;
-		case Oneg:
-			st[sp - 1] = -st[sp - 1];
-			continue;
-		}
-		if (sp < 2)
-			return -1;	/* not reached by a valid program */
-		y = st[--sp];
-		x = st[sp - 1];
-		switch (w & 0xff) {
-		case Omul:	x *= y; break;
-		case Odiv:
-		case Omod:
-			if (y == 0 || (x == Min && y == ~(uint64_t)0))
-				return -1;
-			if ((w & 0xff) == Odiv)
-				x = (int64_t)x / (int64_t)y;
-			else
-				x = (int64_t)x % (int64_t)y;
-			break;
-		case Oadd:	x += y; break;
-		case Osub:	x -= y; break;
-		case Oshl:	x <<= y & 63; break;
-		case Oshr:	x = sar(x, y); break;
-		case Olt: case Ole: case Ogt: case Oge: case Oeq: case Oneq:
-			x = cmp((w & 0xff) - Olt, x, y);
-			break;
-		case Oand:	x &= y; break;
-		case Oxor:	x ^= y; break;
-		case Oor:	x |= y; break;
-		default:	return -1;
-		}
-		st[sp - 1] = x;
-	}
+	if (p->inst[0] == Oterms)
+		return terms(p->inst, h);
+	return stack(p, h);
 }

@@ -3,8 +3,10 @@
  * machine, built with clang's address and undefined-behaviour
  * sanitizers straight from dev/pred.c and dev/predvm.c.  An input is
  *	text			an expression: compile it; what compiles must
- *				validate and run to 1, 0 or -1; what does not
- *				leaves a NUL-terminated message and no program;
+ *				validate and run to 1, 0 or -1, and give the
+ *				answers its stack code gives where it became a
+ *				term table; what does not compile leaves a
+ *				NUL-terminated message and no program;
  *	\1 bytes		a Prog, raw: whatever predvalid accepts must
  *				run without a sanitizer's complaint;
  *	\2 text \0 triples	an expression compiled, then triples (offset
@@ -27,19 +29,28 @@ static const Hit hits[] = {
 	{~0ull, ~0ull, {~0ull, 1ull << 63, (1ull << 63) - 1, 64}, ~0u, ~0u, ~0u, 0},
 };
 
-#define check(x)	do { if (!(x)) __builtin_trap(); } while (0)
+static const char *const names[] = {Fexecname, NULL, "", "ssh", "sshdd", "abcdefghijklmno"};
 
+#define check(x)	do { if (!(x)) __builtin_trap(); } while (0)
+#define nelem(a)	(sizeof(a) / sizeof((a)[0]))
+
+/* every hit with every name; with q, the answers must be q's too */
 static void
-runall(const Prog *p)
+runall(const Prog *p, const Prog *q)
 {
-	size_t i;
+	size_t i, j;
 	int r;
 
-	for (i = 0; i < sizeof hits / sizeof hits[0]; i++) {
-		testexecname = i == 2 ? NULL : Fexecname;
-		r = predeval(p, &hits[i]);
-		check(r == 1 || r == 0 || r == -1);
-	}
+	predvars(p);
+	for (i = 0; i < nelem(hits); i++)
+		for (j = 0; j < nelem(names); j++) {
+			testexecname = names[j];
+			r = predeval(p, &hits[i]);
+			check(r == 1 || r == 0 || r == -1);
+			if (q != NULL)
+				check(predeval(q, &hits[i]) == r);
+		}
+	testexecname = Fexecname;
 }
 
 static void
@@ -48,7 +59,7 @@ text(const uint8_t *data, size_t n)
 	static const size_t nerrs[] = {0, 1, 2, 17, 64, 128, Errmax};
 	char src[Predmax + 64], err[Errmax + 1];
 	size_t nerr;
-	Prog p;
+	Prog p, q;
 	int r;
 
 	if (n >= sizeof src)
@@ -68,14 +79,19 @@ text(const uint8_t *data, size_t n)
 		return;
 	}
 	check(predvalid(&p) == 1);
-	runall(&p);
+	if ((p.inst[0] & 0xff) == Oterms) {	/* the same answers as its stack code */
+		check(predcompilestack(src, &q, NULL, 0) == 0 && predvalid(&q) == 1);
+		check(q.inst[0] != Oterms && predvars(&q) == predvars(&p));
+		runall(&p, &q);
+	} else
+		runall(&p, NULL);
 }
 
 static void
 raw(Prog *p)
 {
 	if (predvalid(p))
-		runall(p);
+		runall(p, NULL);
 }
 
 int

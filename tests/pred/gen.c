@@ -1,7 +1,8 @@
 /*
- * gen CASES N: write to stdout a C++ program that prints the predicate
- * table: every expression of the file CASES (one a line, # comments)
- * and N random ones, each with the answer the C++ compiler computes on
+ * gen CASES N [L]: write to stdout a C++ program that prints the predicate
+ * table: every expression of the file CASES (one a line, # comments),
+ * N random ones and L random && || ! trees of the tests a term table
+ * takes (pred.h), each with the answer the C++ compiler computes on
  * the fixture's entry hit and on its exit hit (1 true, 0 false,
  * -1 fault).  The translation is token for token; see truth.hh.
  */
@@ -96,6 +97,91 @@ top(int d)
 	}
 }
 
+/*
+ * The shape predterms turns into a term table: && || and ! over
+ * var CMP k, k CMP var, a bare var and execname == or != a string, with
+ * the constants near the fixture's values and at the ends of the range.
+ */
+static const char *vars[] = {
+	"arg0", "arg1", "arg2", "arg3", "retval", "entry", "pc", "pid", "tid",
+	"ppid", "uid", "cpu", "timestamp", "depth",
+};
+static const char *near[] = {	/* the fixture's value of each, in that order */
+	"3", "-1", "4096", "0x8000000000000000", "3", "1", "0x401000", "4242", "42",
+	"1", "1000", "2", "123456789", "3",
+};
+static const char *edges[] = {
+	"0", "1", "-1", "0x7fffffffffffffff", "0x8000000000000000", "-0x7fffffffffffffff",
+	"9223372036854775807", "18446744073709551615", "0xfffffffffffe", "0x1000000000000",
+	"-0x1000000000000", "0x80000000000000", "-0x80000000000000", "0x7fffffffffffff",
+};
+static const char *cmps[] = {"==", "!=", "<", "<=", ">", ">="};
+static const char *names[] = {"\"sshd\"", "\"ssh\"", "\"\"", "\"sshdd\"", "\"abcdefghijklmno\""};
+
+static void
+test(void)
+{
+	char k[64];
+	int v = rnd(nelem(vars));
+
+	if (rnd(3) == 0)
+		put("!");
+	switch (rnd(8)) {
+	case 0:
+		put(vars[v]);
+		return;
+	case 1:
+		put("(");
+		put("execname");
+		put(rnd(2) ? "==" : "!=");
+		put(names[rnd(nelem(names))]);
+		put(")");
+		return;
+	}
+	switch (rnd(3)) {
+	case 0:
+		snprintf(k, sizeof k, "%s", edges[rnd(nelem(edges))]);
+		break;
+	case 1:
+		snprintf(k, sizeof k, "%s", near[v]);
+		break;
+	default:
+		snprintf(k, sizeof k, "(%s %s 1)", near[v], rnd(2) ? "+" : "-");
+		break;
+	}
+	put("(");
+	if (rnd(4) == 0) {
+		put(k);
+		put(cmps[rnd(nelem(cmps))]);
+		put(vars[v]);
+	} else {
+		put(vars[v]);
+		put(cmps[rnd(nelem(cmps))]);
+		put(k);
+	}
+	put(")");
+}
+
+static void
+logic(int d)
+{
+	int n;
+
+	if (d == 0 || rnd(3) == 0) {
+		test();
+		return;
+	}
+	if (rnd(5) == 0)
+		put("!");
+	put("(");
+	logic(d - 1);
+	for (n = 1 + rnd(3); n > 0; n--) {
+		put(rnd(2) ? "&&" : "||");
+		logic(d - 1);
+	}
+	put(")");
+}
+
 /* the same text for the C++ compiler: see truth.hh */
 static void
 cxx(const char *s)
@@ -168,14 +254,15 @@ main(int argc, char **argv)
 {
 	char line[1024];
 	FILE *f;
-	int i, nrand;
+	int i, nrand, nlogic;
 	size_t len;
 
-	if (argc != 3 || (f = fopen(argv[1], "r")) == NULL) {
-		fprintf(stderr, "usage: gen cases n\n");
+	if (argc < 3 || argc > 4 || (f = fopen(argv[1], "r")) == NULL) {
+		fprintf(stderr, "usage: gen cases n [l]\n");
 		return 1;
 	}
 	nrand = atoi(argv[2]);
+	nlogic = argc > 3 ? atoi(argv[3]) : 0;
 	printf("#include \"tests/pred/truth.hh\"\n\n");
 	while (fgets(line, sizeof line, f) != NULL) {
 		len = strlen(line);
@@ -192,6 +279,14 @@ main(int argc, char **argv)
 			ntok = 0;
 			top(Maxdepth);
 		} while (ntok > Maxtok);
+		emit(buf);
+	}
+	for (i = 0; i < nlogic; i++) {
+		do {
+			buf[0] = 0;
+			ntok = 0;
+			logic(3);
+		} while (ntok > 4 * Maxtok);
 		emit(buf);
 	}
 	printf("\nstatic const Ent tab[] = {\n");

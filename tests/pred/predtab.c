@@ -3,6 +3,7 @@
  * and truth.hh from cases.txt and random expressions) is compiled,
  * validated and run on the fixture's entry and exit hits; the answers
  * must be what the C++ compiler computed, and so must the values.
+ * A predicate that became a term table is run as stack code too.
  * One TAP line each.
  */
 #include <stdarg.h>
@@ -64,6 +65,12 @@ check(void **state)
 	compile(e->src, &p);
 	assert_int_equal(predeval(&p, &hentry), e->entry);
 	assert_int_equal(predeval(&p, &hexit), e->exit);
+	if ((p.inst[0] & 0xff) == Oterms) {	/* and its stack code, run as such */
+		assert_int_equal(predcompilestack(e->src, &p, NULL, 0), 0);
+		assert_int_not_equal(p.inst[0], Oterms);
+		assert_int_equal(predeval(&p, &hentry), e->entry);
+		assert_int_equal(predeval(&p, &hexit), e->exit);
+	}
 	if (e->entry != -1)
 		value(e->src, e->ventry, &hentry);
 	if (e->exit != -1)

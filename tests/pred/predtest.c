@@ -323,6 +323,26 @@ static const Bad bad[] = {
 	{"string without its NUL", 2, {I(Ostreq, 0), I(Oret, 0)}, 3, "abc"},
 	{"nstr past Strmax", 2, {I(Ostreq, 0), I(Oret, 0)}, Strmax + 1, "abc"},
 	{"ninst past Progmax", Progmax + 1, {I(Olit, 1), I(Oret, 0)}, 0, ""},
+	/* term tables: Oterms, then pid in 4242..4242 failing to 5, Tret 0, Tret 1 */
+	{"Oterms alone", 1, {I(Oterms, 0)}, 0, ""},
+	{"Oterms with an operand", 6, {I(Oterms, 1), I(Vpid, 5), 4242, 0, I(Tret, 0), I(Tret, 1)}, 0, ""},
+	{"Oterms not first", 3, {I(Olit, 1), I(Oterms, 0), I(Oret, 0)}, 0, ""},
+	{"bad term kind", 6, {I(Oterms, 0), I(Nterm, 5), 4242, 0, I(Tret, 0), I(Tret, 1)}, 0, ""},
+	{"bad term kind 0xff", 6, {I(Oterms, 0), I(0xff, 5), 4242, 0, I(Tret, 0), I(Tret, 1)}, 0, ""},
+	{"term fails backward", 6, {I(Oterms, 0), I(Vpid, 0), 4242, 0, I(Tret, 0), I(Tret, 1)}, 0, ""},
+	{"term fails to itself", 6, {I(Oterms, 0), I(Vpid, 1), 4242, 0, I(Tret, 0), I(Tret, 1)}, 0, ""},
+	{"term fails into a term", 6, {I(Oterms, 0), I(Vpid, 3), 4242, 0, I(Tret, 0), I(Tret, 1)}, 0, ""},
+	{"term fails past the end", 6, {I(Oterms, 0), I(Vpid, 6), 4242, 0, I(Tret, 0), I(Tret, 1)}, 0, ""},
+	{"term fails far past", 6, {I(Oterms, 0), I(Vpid, 0x105), 4242, 0, I(Tret, 0), I(Tret, 1)}, 0, ""},
+	{"term cut short", 3, {I(Oterms, 0), I(Vpid, 2), 4242}, 0, ""},
+	{"last term no Tret", 4, {I(Oterms, 0), I(Vpid, 0), 4242, 0}, 0, ""},
+	{"passes off the end", 7, {I(Oterms, 0), I(Tret, 0), I(Vpid, 1), 4242, 0, I(Vtid, 1), 42}, 0, ""},
+	{"Tret of 2", 6, {I(Oterms, 0), I(Vpid, 5), 4242, 0, I(Tret, 0), I(Tret, 2)}, 0, ""},
+	{"term reserved bits", 6, {I(Oterms, 0), I(Vpid, 0x10005), 4242, 0, I(Tret, 0), I(Tret, 1)}, 0, ""},
+	/* the strings as little-endian words: "sshd" is 0x64687373 */
+	{"name without a NUL", 6, {I(Oterms, 0), I(Texec, 5), ~0ull, ~0ull, I(Tret, 0), I(Tret, 1)}, 0, ""},
+	{"name not padded", 6, {I(Oterms, 0), I(Texec, 5), 0x64687373, 1ull << 56, I(Tret, 0), I(Tret, 1)}, 0, ""},
+	{"name NUL then more", 6, {I(Oterms, 0), I(Texecne, 5), 0x6400687373, 0, I(Tret, 0), I(Tret, 1)}, 0, ""},
 };
 
 static const Bad good[] = {
@@ -332,6 +352,13 @@ static const Bad good[] = {
 	{"last variable", 2, {I(Ovar, Nvar - 1), I(Oret, 0)}, 0, ""},
 	{"string", 2, {I(Ostreq, 0), I(Oret, 0)}, 4, "abc"},
 	{"empty string", 2, {I(Ostreq, 3), I(Oret, 0)}, 4, "abc"},
+	{"term table", 6, {I(Oterms, 0), I(Vpid, 5), 4242, 0, I(Tret, 0), I(Tret, 1)}, 0, ""},
+	{"Tret alone", 2, {I(Oterms, 0), I(Tret, 1)}, 0, ""},
+	{"every value", 6, {I(Oterms, 0), I(Vdepth, 4), 0, ~0ull, I(Tret, 0), I(Tret, 1)}, 0, ""},
+	{"last variable term", 6, {I(Oterms, 0), I(Nvar - 1, 5), 4242, 0, I(Tret, 0), I(Tret, 1)}, 0, ""},
+	{"names", 9, {I(Oterms, 0), I(Texec, 7), 0x64687373, 0, I(Texecne, 8), 0x78, 0, I(Tret, 0), I(Tret, 1)}, 0, ""},
+	{"a 15-character name", 6, {I(Oterms, 0), I(Texec, 5), 0x6867666564636261ull, 0x006f6e6d6c6b6a69ull, I(Tret, 0), I(Tret, 1)}, 0, ""},
+	{"empty name", 6, {I(Oterms, 0), I(Texecne, 5), 0, 0, I(Tret, 1), I(Tret, 0)}, 0, ""},
 };
 
 static void
@@ -370,6 +397,7 @@ validator(void **state)
 		if (predvalid(&p) != 1)
 			fail_msg("refused: %s", good[i].why);
 		assert_int_not_equal(predeval(&p, &hentry), -1);
+		predvars(&p);
 	}
 	/* and the 16-deep one made 17 deep */
 	memmove(p.inst + 1, p.inst, 32 * sizeof p.inst[0]);
@@ -436,6 +464,76 @@ execname(void **state)
 	testexecname = Fexecname;
 }
 
+/* the common shape becomes a term table; its answers are its stack code's */
+static void
+terms(void **state)
+{
+	static const char *shape[] = {
+		"pid == 4242 && arg2 >= 4096 && execname == \"sshd\"",
+		"arg0 == -1",
+		"-1 == arg0",
+		"arg0 != 3 || !entry",
+		"(arg0 == 1 || arg1 == -1) && (arg2 < 0 || arg2 > 4095) && !(pid == 1 || tid == 1)",
+		"!(arg0 && arg3) || !(execname != \"sshd\")",
+		"retval > 0x7fffffffffffffff || arg3 < -0x8000000000000000 || depth <= -1",
+		"arg3 == 0x8000000000000000 && arg1 == 0xffffffffffffffff && arg0 >= -9223372036854775807",
+		"execname == \"abcdefghijklmno\" || execname == \"\" || execname != \"sshd\"",
+		"ppid == 1 && uid == 1000 && cpu == 2 && timestamp >= 123456789 && pc == 0x401000",
+	};
+	static const char *notshape[] = {
+		"arg0 + 1 == 0",
+		"pid == 1 ? arg0 : arg1",
+		"execname == \"abcdefghijklmnop\"",	/* 16 characters: stays stack code */
+		"(arg0 == 3) == 1",
+		"arg0 < -9223372036854775808 && pid == 4242",	/* a term that never passes */
+	};
+	static const char *names[] = {"sshd", NULL, "", "abcdefghijklmno", "ssh"};
+	static const Hit hexit = {Fpc, Fticks, {Farg0, 0, 0, 0}, Ftid, Fpid, Fdepth, 1};
+	const Hit *hits[] = {&hentry, &hexit};
+	Prog p, q;
+	size_t i, j, k;
+
+	(void)state;
+	for (i = 0; i < nelem(shape); i++) {
+		compile(shape[i], &p);
+		if (p.inst[0] != Oterms)
+			fail_msg("not a term table: %s", shape[i]);
+		assert_int_equal(predcompilestack(shape[i], &q, NULL, 0), 0);
+		assert_int_equal(predvalid(&q), 1);
+		assert_int_not_equal(q.inst[0], Oterms);
+		assert_int_equal(predvars(&p), predvars(&q));
+		assert_int_equal(predterms(&p), 0);	/* already */
+		for (j = 0; j < nelem(names); j++)
+			for (k = 0; k < nelem(hits); k++) {
+				testexecname = names[j];
+				if (predeval(&p, hits[k]) != predeval(&q, hits[k]))
+					fail_msg("%s: name %s, hit %zu", shape[i], names[j] ? names[j] : "nil", k);
+			}
+		testexecname = Fexecname;
+		assert_int_equal(predterms(&q), 1);	/* the same rewrite, called directly */
+		assert_memory_equal(&p, &q, sizeof p);
+	}
+	for (i = 0; i < nelem(notshape); i++) {
+		compile(notshape[i], &p);
+		if (p.inst[0] == Oterms)
+			fail_msg("a term table: %s", notshape[i]);
+	}
+	/* pid == 4242 && arg2 >= 4096 && execname == "sshd", word by word */
+	compile(shape[0], &p);
+	assert_int_equal(p.ninst, 12);
+	assert_int_equal(p.inst[1], I(Vpid, 11));
+	assert_int_equal(p.inst[2], 4242);
+	assert_int_equal(p.inst[3], 0);
+	assert_int_equal(p.inst[4], I(Varg2, 11));
+	assert_int_equal(p.inst[5], 4096);
+	assert_int_equal(p.inst[6], 0x7fffffffffffffffull - 4096);
+	assert_int_equal(p.inst[7], I(Texec, 11));
+	assert_memory_equal(&p.inst[8], "sshd\0\0\0\0\0\0\0\0\0\0\0\0", 16);
+	assert_int_equal(p.inst[10], I(Tret, 1));
+	assert_int_equal(p.inst[11], I(Tret, 0));
+	assert_int_equal(p.nstr, 0);
+}
+
 static void
 faults(void **state)
 {
@@ -463,6 +561,7 @@ main(void)
 		cmocka_unit_test(compiled_valid),
 		cmocka_unit_test(host_calls),
 		cmocka_unit_test(execname),
+		cmocka_unit_test(terms),
 		cmocka_unit_test(faults),
 	};
 

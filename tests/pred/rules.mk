@@ -9,6 +9,8 @@ PRED_B = $(B)/tests/pred
 PRED_DEV = $(B)/dev/pred.o $(B)/dev/predvm.o
 # random expressions in the table, besides those of cases.txt
 PRED_NRAND = 1500
+# random && || ! trees of single tests: the term tables' shape
+PRED_NLOGIC = 1500
 FUZZCC = clang
 PREDFUZZ_TIME = 30
 PREDFUZZ_LONG = 600
@@ -19,7 +21,7 @@ $(PRED_B)/gen: tests/pred/gen.c
 	$(CC) $(ALL_CFLAGS) -o $@ $<
 
 $(PRED_B)/truth.cc: $(PRED_B)/gen tests/pred/cases.txt tests/pred/rules.mk
-	$(PRED_B)/gen tests/pred/cases.txt $(PRED_NRAND) > $@.tmp && mv $@.tmp $@
+	$(PRED_B)/gen tests/pred/cases.txt $(PRED_NRAND) $(PRED_NLOGIC) > $@.tmp && mv $@.tmp $@
 
 # -w: the expressions lean on precedence and mix kinds on purpose
 $(PRED_B)/truth: $(PRED_B)/truth.cc tests/pred/truth.hh tests/pred/fixture.h
