@@ -689,7 +689,7 @@ watched(Dev *d, Hit *h)
 	return decide(d, h, gen);
 }
 
-static void
+static inline void
 dropped(Dev *d, Hit *h, uint64_t n)
 {
 	Writer *w = h->w;
@@ -713,6 +713,21 @@ pred(Dev *d, const Tsel *sel, const Hit *h)
 	return r == 1;
 }
 
+/* the predicate on the exit of the call h enters: the same hit with no arguments and no retval */
+static int
+exittrue(Dev *d, const Tsel *sel, Hit *h)
+{
+	uint64_t a[4] = { h->a[0], h->a[1], h->a[2], h->a[3] };
+	int r;
+
+	h->exit = 1;
+	h->a[0] = h->a[1] = h->a[2] = h->a[3] = 0;
+	r = pred(d, sel, h);
+	h->exit = 0;
+	__builtin_memcpy(h->a, a, sizeof a);
+	return r;
+}
+
 /*
  * An entry.  When the predicate reads only what the entry already
  * knows (not retval, timestamp or cpu), a call it rejects at entry is
@@ -722,8 +737,6 @@ pred(Dev *d, const Tsel *sel, const Hit *h)
 int
 devfilter(Dev *d, const Tsel *sel, Hit *h)
 {
-	Hit x;
-
 	if (!siteon(d, sel))
 		return 0;
 	if (!watched(d, h)) {
@@ -736,14 +749,9 @@ devfilter(Dev *d, const Tsel *sel, Hit *h)
 		dropped(d, h, 1);
 		return Hfollow;
 	}
-	if (sel->haspred == 1) {
-		x = *h;
-		x.exit = 1;
-		x.a[0] = x.a[1] = x.a[2] = x.a[3] = 0;
-		if (pred(d, sel, &x)) {
-			dropped(d, h, 1);
-			return Hfollow;
-		}
+	if (sel->haspred == 1 && exittrue(d, sel, h)) {
+		dropped(d, h, 1);
+		return Hfollow;
 	}
 	dropped(d, h, 2);
 	return 0;
