@@ -34,7 +34,8 @@ int
 main(int argc, char **argv)
 {
 	Dev *d = calloc(1, devsize(16));
-	Hit h = { .pc = 0x1000, .a = { 1, 2, 3, 4 }, .tid = 5, .pid = 5 };
+	Writer w = { 0 };	/* as the runtime keeps one per thread */
+	Hit h = { .pc = 0x1000, .a = { 1, 2, 3, 4 }, .tid = 5, .pid = 5, .w = &w };
 	long i, n = argc > 2 ? atol(argv[2]) : 50000000, k = 0;
 	char line[600];
 	double t0;

@@ -18,6 +18,6 @@ int	hostalive(uint32_t tid);	/* 0 once the thread is gone for good */
 uint32_t	hostppid(void);
 uint32_t	hostuid(void);
 uint32_t	hostcpu(void);
-const char	*hostexecname(void);	/* the command name, NUL-terminated, at most 15 characters */
+const char	*hostexecname(void);	/* the command name: 16 readable bytes, at most 15 characters NUL-padded; never nil */
 
 #endif

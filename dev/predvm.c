@@ -284,12 +284,10 @@ var(const Hit *h, uint64_t v)
 	return 0;
 }
 
-/* execname == s; s is NUL-terminated within str, the name may be nil */
+/* execname == s; s is NUL-terminated within str */
 static int
 streq(const char *s, const char *name)
 {
-	if (name == 0)
-		name = "";
 	while (*s != 0 && *s == *name)
 		s++, name++;
 	return *s == *name;
@@ -346,7 +344,7 @@ sar(uint64_t x, uint64_t n)
 static __attribute__((noinline)) int
 hostterms(const uint64_t *in, const uint64_t *t, const Hit *h)
 {
-	const char *s, *name;
+	uint64_t name[2];
 
 	for (;;) {
 		switch (*t & 0xff) {
@@ -355,13 +353,9 @@ hostterms(const uint64_t *in, const uint64_t *t, const Hit *h)
 		case Vuid:	Term(hostuid()); break;
 		case Vcpu:	Term(hostcpu()); break;
 		case Texec:
-		case Texecne:	/* 15 characters at most: a NUL ends s */
-			s = (const char *)(t + 1);
-			if ((name = hostexecname()) == 0)
-				name = "";
-			while (*s != 0 && *s == *name)
-				s++, name++;
-			if ((*s == *name) == ((*t & 0xff) == Texec))
+		case Texecne:	/* both names are 16 NUL-padded bytes (host.h): two words */
+			__builtin_memcpy(name, hostexecname(), sizeof name);
+			if ((name[0] == t[1] && name[1] == t[2]) == ((*t & 0xff) == Texec))
 				t += 3;
 			else
 				t = in + (*t >> 8);

@@ -16,4 +16,4 @@ int hostalive(uint32_t tid) { return tid != testdead; }
 uint32_t hostppid(void) { return 1; }
 uint32_t hostuid(void) { return 1000; }
 uint32_t hostcpu(void) { return 0; }
-const char *hostexecname(void) { return "unit"; }
+const char *hostexecname(void) { return "unit\0\0\0\0\0\0\0\0\0\0\0"; }	/* 16 bytes, NUL-padded */

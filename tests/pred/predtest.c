@@ -21,7 +21,7 @@
 extern int nhostcalls;
 extern const char *testexecname;
 
-static const Hit hentry = {Fpc, Fticks, {Farg0, Farg1, Farg2, Farg3}, Ftid, Fpid, Fdepth, 0};
+static const Hit hentry = {Fpc, Fticks, {Farg0, Farg1, Farg2, Farg3}, Ftid, Fpid, Fdepth, 0, NULL};
 
 /* compile, or fail the test with the message */
 static void
@@ -488,7 +488,7 @@ terms(void **state)
 		"arg0 < -9223372036854775808 && pid == 4242",	/* a term that never passes */
 	};
 	static const char *names[] = {"sshd", NULL, "", "abcdefghijklmno", "ssh"};
-	static const Hit hexit = {Fpc, Fticks, {Farg0, 0, 0, 0}, Ftid, Fpid, Fdepth, 1};
+	static const Hit hexit = {Fpc, Fticks, {Farg0, 0, 0, 0}, Ftid, Fpid, Fdepth, 1, NULL};
 	const Hit *hits[] = {&hentry, &hexit};
 	Prog p, q;
 	size_t i, j, k;
