@@ -239,7 +239,7 @@ xcat(Cmd *c, int argc, char **argv)
 {
 	struct timespec ts = { 0, Pollms * 1000000L };
 	struct sigaction sa;
-	static char buf[64 * 1024];
+	static char buf[1024 * 1024];	/* as much as cat trace reads at once (fs.c: st_blksize) */
 	Reader r;
 	size_t n;
 	Shm *s;

@@ -1,0 +1,241 @@
+/*
+ * hit.c: the device's hook side: which traces a site belongs to, what a
+ * host copies of them, and what becomes of each hit: the site on, the
+ * thread watched, the predicate, then the ring (ring.c).  No lock, no
+ * system call; the thread's Writer keeps what need not be decided again
+ * at every hit, and counts its drops where no other thread writes.
+ */
+#include "dev/dat.h"
+#include "dev/lib.h"
+#include "dev/host.h"
+
+int
+devwatched(Dev *d, uint32_t pid, uint32_t tid)
+{
+	uint32_t i, n, w;
+
+	/* nreader is raised before and lowered after its entry changes: a reader is never missed */
+	for (i = 0; rld(&d->nreader) && i < Nreader; i++)
+		if ((w = rld(&d->reader[i])) != 0 && (w == pid || w == tid))
+			return 0;
+	if ((n = ald(&d->nwatch)) == 0)
+		return 1;
+	for (i = 0; i < n && i < Nwatch; i++)
+		if ((w = rld(&d->watch[i])) == pid || w == tid)
+			return 1;
+	return 0;
+}
+
+/* the oldest trace that selects the function; -1 if none */
+int
+devselect(Dev *d, uint64_t pc, uint64_t linkaddr, int inmain, const char *name)
+{
+	Trace *t;
+	uint32_t g, best = 0;
+	int slot = -1, hit;
+
+	for (t = d->trace; t < d->trace + Ntrace; t++) {
+		if ((g = ald(&t->gen)) == 0)
+			continue;
+		if (t->kind == Range)
+			hit = (pc >= t->start && pc < t->end) ||
+				(inmain && linkaddr >= t->start && linkaddr < t->end);
+		else
+			hit = name && globmatch(t->glob, name);
+		__atomic_thread_fence(__ATOMIC_ACQUIRE);
+		if (hit && rld(&t->gen) == g && (slot < 0 || g < best)) {
+			best = g;
+			slot = t - d->trace;
+		}
+	}
+	return slot;
+}
+
+int
+devtsel(Dev *d, int slot, Tsel *sel)
+{
+	Trace *t;
+	uint32_t g;
+
+	if (slot < 0 || slot >= Ntrace)
+		return 0;
+	t = &d->trace[slot];
+	if ((g = ald(&t->gen)) == 0)
+		return 0;
+	sel->slot = slot;
+	sel->gen = g;
+	sel->haspred = t->haspred != 0;
+	if (sel->haspred)
+		__builtin_memcpy(&sel->pred, &t->pred, sizeof sel->pred);
+	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	if (rld(&t->gen) != g)
+		return 0;
+	/* the copy is ours now: check it before anything runs it */
+	if (sel->haspred && !predvalid(&sel->pred)) {
+		aadd(&d->count[Cbadprog], 1);
+		sel->haspred = 2;
+	}
+	sel->exitknown = sel->haspred == 1 &&
+		!(predvars(&sel->pred) & (1u << Vretval | 1u << Vtimestamp | 1u << Vcpu));
+	return 1;
+}
+
+static inline int
+siteon(Dev *d, const Tsel *sel)
+{
+	Trace *t;
+
+	if (!ald(&d->started) || sel->slot >= Ntrace)
+		return 0;
+	t = &d->trace[sel->slot];
+	return rld(&t->gen) == sel->gen && rld(&t->on);
+}
+
+int
+devsiteon(Dev *d, const Tsel *sel)
+{
+	return siteon(d, sel);
+}
+
+/* the thread's shard: one it held before (exec keeps the id), a free one, or a dead owner's */
+static uint32_t
+claim(Dev *d, uint32_t tid)
+{
+	uint32_t i, o;
+
+	for (i = 0; i < Nshard; i++)
+		if (rld(&d->shard[i].tid) == tid)
+			return i + 1;
+	for (i = 0; i < Nshard; i++) {
+		o = 0;
+		if (rld(&d->shard[i].tid) == 0 && acas(&d->shard[i].tid, &o, tid))
+			return i + 1;
+	}
+	for (i = 0; i < Nshard; i++)
+		if ((o = rld(&d->shard[i].tid)) != 0 && !hostalive(o) && acas(&d->shard[i].tid, &o, tid))
+			return i + 1;
+	return 0;
+}
+
+void
+devwriterdone(Writer *w)
+{
+	if (w->d && w->shard)
+		ast(&w->d->shard[w->shard - 1].tid, 0);
+	w->d = 0;
+}
+
+/* the watch list and the reader rule for a thread, at this control generation */
+static __attribute__((noinline)) int
+decide(Dev *d, Hit *h, uint32_t gen)
+{
+	Writer *w = h->w;
+
+	if (w == 0)
+		return devwatched(d, h->pid, h->tid);
+	if (w->d != d) {
+		w->d = d;
+		w->shard = claim(d, h->tid);
+	}
+	w->watched = devwatched(d, h->pid, h->tid);
+	w->gen = gen;
+	return w->watched;
+}
+
+/* decided once per thread and control generation, not scanned at every hit */
+static inline int
+watched(Dev *d, Hit *h)
+{
+	Writer *w = h->w;
+	uint32_t gen = ald(&d->ctlgen) + 1;
+
+	if (w && w->d == d && w->gen == gen)
+		return w->watched;
+	return decide(d, h, gen);
+}
+
+static inline void
+dropped(Dev *d, Hit *h, uint64_t n)
+{
+	Writer *w = h->w;
+	uint64_t *c;
+
+	if (w && w->d == d && w->shard) {
+		c = &d->shard[w->shard - 1].filtered;
+		rst(c, rld(c) + n);
+	} else
+		aadd(&d->filtered, n);
+}
+
+/* the predicate: 1 true, 0 false, a fault counted as false */
+static int
+pred(Dev *d, const Tsel *sel, const Hit *h)
+{
+	int r = predeval(&sel->pred, h);
+
+	if (r < 0)
+		aadd(&d->count[Cpredfault], 1);
+	return r == 1;
+}
+
+/* the predicate on the exit of the call h enters: the same hit with no arguments and no retval */
+static int
+exittrue(Dev *d, const Tsel *sel, Hit *h)
+{
+	uint64_t a[4] = { h->a[0], h->a[1], h->a[2], h->a[3] };
+	int r;
+
+	h->exit = 1;
+	h->a[0] = h->a[1] = h->a[2] = h->a[3] = 0;
+	r = pred(d, sel, h);
+	h->exit = 0;
+	__builtin_memcpy(h->a, a, sizeof a);
+	return r;
+}
+
+/*
+ * An entry.  When the predicate reads only what the entry already
+ * knows (not retval, timestamp or cpu), a call it rejects at entry is
+ * asked now what its exit will say: if that is false too, the call is
+ * not followed at all, and both hits are counted as dropped here.
+ */
+int
+devfilter(Dev *d, const Tsel *sel, Hit *h)
+{
+	if (!siteon(d, sel))
+		return 0;
+	if (!watched(d, h)) {
+		dropped(d, h, 1);	/* its exit is not followed */
+		return 0;
+	}
+	if (sel->haspred == 0 || (sel->haspred == 1 && pred(d, sel, h)))
+		return Hrecord|Hfollow;
+	/* rejected: the exit is followed unless its answer is known now, and false */
+	if (sel->haspred == 1 && (!sel->exitknown || exittrue(d, sel, h))) {
+		dropped(d, h, 1);
+		return Hfollow;
+	}
+	dropped(d, h, 2);	/* an invalid program drops everything */
+	return 0;
+}
+
+int
+devhit(Dev *d, const Tsel *sel, Hit *h)
+{
+	if (!siteon(d, sel))
+		return 0;
+	if (!watched(d, h) || sel->haspred == 2 || (sel->haspred == 1 && !pred(d, sel, h))) {
+		dropped(d, h, 1);
+		return 0;
+	}
+	devrecord(d, h);
+	return 1;
+}
+
+void
+devcount(Dev *d, int counter)
+{
+	if (counter >= 0 && counter < Cncount)
+		aadd(&d->count[counter], 1);
+}
+
