@@ -114,6 +114,13 @@ rangeof(Dev *d, uint64_t pc)
 	return 0;
 }
 
+/* a new control generation: release, so a writer that sees it sees the change (hit.c: watched) */
+static void
+changed(Dev *d)
+{
+	__atomic_fetch_add(&d->ctlgen, 1, __ATOMIC_RELEASE);
+}
+
 /* a trace changes only with gen 0, so a process reading it sees all or none of it */
 static void
 publish(Dev *d, Trace *t)
@@ -448,7 +455,7 @@ runline(Dev *d, char *line, uint32_t pid)
 			return c.err ? c.err : errno_of(why);
 		}
 		d->err[0] = 0;
-		aadd(&d->ctlgen, 1);
+		changed(d);
 		return 0;
 	}
 	seterr(d, c.f[0], "unknown command");
@@ -525,7 +532,7 @@ devreader(Dev *d, uint32_t pid, int open)
 				ast(&d->reader[i], 0);
 				ast(&d->nreader, d->nreader - 1);
 			}
-			aadd(&d->ctlgen, 1);
+			changed(d);
 			return 0;
 		}
 	if (!open)
