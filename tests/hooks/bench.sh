@@ -1,5 +1,5 @@
 #!/bin/sh
-# bench.sh: the cost of a hook site, as NOTES ("The hooks' runtime", Cost) reports it.
+# bench.sh: the cost of a hook site, as bench/RESULTS ("Hook cost") reports it.
 #   make build/tests/hooks/fx_bench build/tests/hooks/fx_bench_plain \
 #	build/tests/hooks/fx_bench_classic build/tests/hooks/devshm lib/libdevtrace.so
 #   tests/hooks/bench.sh [N]
