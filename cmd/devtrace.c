@@ -99,7 +99,7 @@ attach(void)
 {
 	Shm *s;
 
-	if (shmattach(dir, &s, NULL) == NULL || !running(s->serverpid, "devtraced")) {
+	if (shmattach(dir, &s, NULL) == NULL || !running(shmserverpid(s), "devtraced")) {
 		fprintf(stderr, "devtrace: no devtraced serves %s (devtrace start starts one)\n", dir);
 		exit(1);
 	}
@@ -274,7 +274,7 @@ xcat(Cmd *c, int argc, char **argv)
 			}
 			continue;
 		}
-		if (!follow || !__atomic_load_n(&s->alive, __ATOMIC_ACQUIRE))
+		if (!follow || !shmalive(s))
 			break;
 		nanosleep(&ts, NULL);
 	}

@@ -15,15 +15,11 @@
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
-#include <linux/futex.h>
-#include <time.h>
 #include <unistd.h>
 #include "host/linux.h"
 #include "cmd/fs.h"
 #include "cmd/cmd.h"
-#include "dev/host.h"
 
 enum { Readywait = 30000 };	/* ms the parent waits for the mount */
 
@@ -64,21 +60,6 @@ die(const char *fmt, ...)
 	va_end(ap);
 	fputc('\n', stderr);
 	exit(1);
-}
-
-/* the cycle counter's rate, against the monotonic clock */
-static uint64_t
-calibrate(void)
-{
-	struct timespec ts = { 0, 25 * 1000000L };
-	uint64_t n0, c0, n1, c1;
-
-	n0 = hostnsec();
-	c0 = hostticks();
-	nanosleep(&ts, NULL);
-	c1 = hostticks();
-	n1 = hostnsec();
-	return (uint64_t)((double)(c1 - c0) * 1e9 / (double)(n1 - n0));
 }
 
 static void
@@ -267,7 +248,7 @@ main(int argc, char **argv)
 	s.ready = ready;
 	if (shmpath(dir, ".syms", s.syms, sizeof s.syms) < 0)
 		die("%s: name too long", dir);
-	hz = calibrate();
+	hz = shmhz();
 
 	if (!fg)
 		background(lockfd);
@@ -317,9 +298,7 @@ main(int argc, char **argv)
 	/* attached processes switch their hooks off when alive drops */
 	if (se && geteuid() == 0 && !nolinks)
 		rmlinks(dir);
-	__atomic_store_n(&s.shm->alive, 0, __ATOMIC_RELEASE);
-	syscall(SYS_futex, &s.shm->alive, FUTEX_WAKE, INT32_MAX, NULL, NULL, 0);
-	shmwake(s.shm);
+	shmstop(s.shm);
 	if (se) {
 		fuse_session_unmount(se);
 		fuse_session_destroy(se);

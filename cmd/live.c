@@ -2,7 +2,6 @@
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <unistd.h>
 #include "host/shm.h"
 #include "cmd/cmd.h"
@@ -39,8 +38,8 @@ livepid(const char *dir)
 
 	if (shmattach(dir, &s, NULL) == NULL)
 		return 0;
-	pid = s->serverpid;
-	munmap(s, Shmhdr + s->devsize);
+	pid = shmserverpid(s);
+	shmunmap(s);
 	return running(pid, "devtraced") ? pid : 0;
 }
 

@@ -9,8 +9,37 @@
 #include <sys/stat.h>
 #include <linux/futex.h>
 #include <sys/syscall.h>
+#include <pthread.h>
+#include <time.h>
 #include <unistd.h>
 #include "host/shm.h"
+#include "dev/host.h"
+
+/*
+ * The header page, in shared memory: every attached process may write
+ * it, so a process keeps what it must trust (where the device is, the
+ * mapping's size) in its own Shm, the handle the functions take.
+ */
+typedef struct Hdr Hdr;
+struct Hdr {
+	uint32_t magic;
+	uint32_t alive;		/* 1 while a server serves this device */
+	uint32_t serverpid;
+	uint32_t pad;
+	uint64_t devsize;
+	pthread_mutex_t lock;	/* the control side's lock: robust, shared by processes */
+	char dir[3900];		/* the directory the server mounted */
+};
+
+enum { Shmhdr = 4096, Shmmagic = 0x64767368 };
+_Static_assert(sizeof(Hdr) <= Shmhdr, "the header fits its page");
+
+/* one process's mapping of a device */
+struct Shm {
+	Hdr *h;
+	Dev *d;		/* at h + Shmhdr */
+	size_t size;	/* of the mapping */
+};
 
 const char *
 devdir(void)
@@ -49,7 +78,22 @@ shmpath(const char *dir, const char *suffix, char *buf, size_t n)
 		(unsigned long long)h, suffix) >= (int)n ? -1 : 0;
 }
 
-static Shm *
+/* one calibration for every device maker: records' ticks become time with it */
+uint64_t
+shmhz(void)
+{
+	struct timespec ts = { 0, 25 * 1000000L };
+	uint64_t n0, c0, n1, c1;
+
+	n0 = hostnsec();
+	c0 = hostticks();
+	nanosleep(&ts, NULL);
+	c1 = hostticks();
+	n1 = hostnsec();
+	return (uint64_t)((double)(c1 - c0) * 1e9 / (double)(n1 - n0));
+}
+
+static Hdr *
 mapfd(int fd, size_t size)
 {
 	void *v = mmap(NULL, size, PROT_READ|PROT_WRITE, MAP_SHARED, fd, 0);
@@ -57,10 +101,25 @@ mapfd(int fd, size_t size)
 	return v == MAP_FAILED ? NULL : v;
 }
 
-Dev *
-shmdev(Shm *hdr)
+static Shm *
+handle(Hdr *h, size_t size)
 {
-	return (Dev *)((char *)hdr + Shmhdr);
+	Shm *s;
+
+	if ((s = malloc(sizeof *s)) == NULL) {
+		munmap(h, size);
+		return NULL;
+	}
+	s->h = h;
+	s->d = (Dev *)((char *)h + Shmhdr);
+	s->size = size;
+	return s;
+}
+
+Dev *
+shmdev(Shm *s)
+{
+	return s->d;
 }
 
 Dev *
@@ -68,6 +127,7 @@ shmcreate(const char *dir, int logmax, uint64_t hz, Shm **hdr)
 {
 	char path[PATH_MAX], syms[PATH_MAX];
 	size_t size = Shmhdr + devsize(logmax);
+	Hdr *h;
 	Shm *s;
 	int fd;
 
@@ -78,7 +138,7 @@ shmcreate(const char *dir, int logmax, uint64_t hz, Shm **hdr)
 	unlink(syms);
 	if ((fd = open(path, O_RDWR|O_CREAT|O_EXCL|O_CLOEXEC, 0600)) < 0)
 		return NULL;
-	if (ftruncate(fd, size) < 0 || (s = mapfd(fd, size)) == NULL) {
+	if (ftruncate(fd, size) < 0 || (h = mapfd(fd, size)) == NULL || (s = handle(h, size)) == NULL) {
 		close(fd);
 		unlink(path);
 		return NULL;
@@ -90,45 +150,84 @@ shmcreate(const char *dir, int logmax, uint64_t hz, Shm **hdr)
 	pthread_mutexattr_init(&ma);
 	pthread_mutexattr_setpshared(&ma, PTHREAD_PROCESS_SHARED);
 	pthread_mutexattr_setrobust(&ma, PTHREAD_MUTEX_ROBUST);
-	pthread_mutex_init(&s->lock, &ma);
+	pthread_mutex_init(&h->lock, &ma);
 	pthread_mutexattr_destroy(&ma);
-	devinit(shmdev(s), logmax, hz);
-	s->devsize = devsize(logmax);
-	s->serverpid = getpid();
-	snprintf(s->dir, sizeof s->dir, "%s", dir);
-	__atomic_store_n(&s->alive, 1, __ATOMIC_RELEASE);
-	__atomic_store_n(&s->magic, Shmmagic, __ATOMIC_RELEASE);
+	devinit(s->d, logmax, hz);
+	h->devsize = devsize(logmax);
+	h->serverpid = getpid();
+	snprintf(h->dir, sizeof h->dir, "%s", dir);
+	__atomic_store_n(&h->alive, 1, __ATOMIC_RELEASE);
+	__atomic_store_n(&h->magic, Shmmagic, __ATOMIC_RELEASE);
 	*hdr = s;
-	return shmdev(s);
+	return s->d;
 }
 
-Dev *
-shmattach(const char *dir, Shm **hdr, uint64_t *ino)
+/* map dir's device; served: only while a server serves it */
+static Dev *
+mapdev(const char *dir, int served, Shm **hdr, uint64_t *ino)
 {
 	char path[PATH_MAX];
 	struct stat st;
-	Shm *s;
+	Hdr *h;
 	int fd;
 
 	if (shmpath(dir, "", path, sizeof path) < 0)
 		return NULL;
 	if ((fd = open(path, O_RDWR|O_CLOEXEC)) < 0)
 		return NULL;
-	if (fstat(fd, &st) < 0 || (size_t)st.st_size < Shmhdr + sizeof(Shm) ||
-	    (s = mapfd(fd, st.st_size)) == NULL) {
+	if (fstat(fd, &st) < 0 || (size_t)st.st_size < Shmhdr + sizeof(Hdr) ||
+	    (h = mapfd(fd, st.st_size)) == NULL) {
 		close(fd);
 		return NULL;
 	}
 	close(fd);
-	if (__atomic_load_n(&s->magic, __ATOMIC_ACQUIRE) != Shmmagic || !__atomic_load_n(&s->alive, __ATOMIC_ACQUIRE) ||
-	    Shmhdr + s->devsize != (uint64_t)st.st_size || !devok(shmdev(s), s->devsize)) {
-		munmap(s, st.st_size);
+	if (__atomic_load_n(&h->magic, __ATOMIC_ACQUIRE) != Shmmagic ||
+	    (served && !__atomic_load_n(&h->alive, __ATOMIC_ACQUIRE)) ||
+	    Shmhdr + h->devsize != (uint64_t)st.st_size || !devok((Dev *)((char *)h + Shmhdr), h->devsize)) {
+		munmap(h, st.st_size);
 		return NULL;
 	}
-	*hdr = s;
+	if ((*hdr = handle(h, st.st_size)) == NULL)
+		return NULL;
 	if (ino)
 		*ino = st.st_ino;
-	return shmdev(s);
+	return (*hdr)->d;
+}
+
+Dev *
+shmattach(const char *dir, Shm **hdr, uint64_t *ino)
+{
+	return mapdev(dir, 1, hdr, ino);
+}
+
+Dev *
+shmopen(const char *dir, Shm **hdr)
+{
+	return mapdev(dir, 0, hdr, NULL);
+}
+
+/*
+ * Asked by the runtime's control thread on each turn and by devtrace
+ * cat -f when it finds nothing to read, never on the hook path: a call
+ * costs nothing there worth showing the header's layout for.
+ */
+int
+shmalive(Shm *s)
+{
+	return __atomic_load_n(&s->h->alive, __ATOMIC_ACQUIRE) != 0;
+}
+
+int
+shmserverpid(Shm *s)
+{
+	return (int)__atomic_load_n(&s->h->serverpid, __ATOMIC_RELAXED);
+}
+
+void
+shmunmap(Shm *s)
+{
+	munmap(s->h, s->size);
+	free(s);
 }
 
 void
@@ -146,14 +245,14 @@ shmremove(const char *dir)
 void
 shmlock(Shm *s)
 {
-	if (pthread_mutex_lock(&s->lock) == EOWNERDEAD)
-		pthread_mutex_consistent(&s->lock);
+	if (pthread_mutex_lock(&s->h->lock) == EOWNERDEAD)
+		pthread_mutex_consistent(&s->h->lock);
 }
 
 void
 shmunlock(Shm *s)
 {
-	pthread_mutex_unlock(&s->lock);
+	pthread_mutex_unlock(&s->h->lock);
 }
 
 static long
@@ -178,6 +277,14 @@ shmwait(Shm *s, uint32_t gen, int ms)
 		return 0;
 	futex(w, FUTEX_WAIT, gen, &ts);
 	return __atomic_load_n(w, __ATOMIC_ACQUIRE) != gen ? 0 : -1;
+}
+
+/* the server goes: waiters wake, find alive 0 and detach */
+void
+shmstop(Shm *s)
+{
+	__atomic_store_n(&s->h->alive, 0, __ATOMIC_RELEASE);
+	shmwake(s);
 }
 
 int

@@ -1,35 +1,35 @@
 /*
  * shm.h: where the user-space device lives.  The server creates a file
  * in /dev/shm named after the user and the device directory; every
- * traced process maps it.  Its first page is the host's header, the
- * Dev follows.  Beside it, NAME.syms collects the symbols that attached
- * processes append, one line per function: "<pc> <name> <object>".
+ * traced process maps it.  Its first page is the host's header (Shm),
+ * the Dev follows.  Beside it, NAME.syms collects the symbols that
+ * attached processes append, one line per function: "<pc> <name> <object>".
+ *
+ * Shm is opaque: only shm.c knows the header's layout, so the server's
+ * life (alive, its pid, the mapping's size, the futex words) is told and
+ * changed through these functions alone.
  */
 #ifndef DEVTRACE_SHM_H
 #define DEVTRACE_SHM_H
 #include <stddef.h>
-#include <pthread.h>
 #include <stdint.h>
 #include "dev/devtrace.h"
 
 typedef struct Shm Shm;
-struct Shm {
-	uint32_t magic;
-	uint32_t alive;		/* 1 while a server serves this device; futex word */
-	uint32_t serverpid;
-	uint32_t pad;
-	uint64_t devsize;
-	pthread_mutex_t lock;	/* the control side's lock: robust, shared by processes */
-	char dir[3900];		/* the directory the server mounted */
-};
-
-enum { Shmhdr = 4096, Shmmagic = 0x64767368 };
 
 const char *devdir(void);	/* $DEVTRACE_DIR, else /run/devtrace as root, else $XDG_RUNTIME_DIR/devtrace, else /tmp/devtrace-UID */
 int	shmpath(const char *dir, const char *suffix, char *buf, size_t n);	/* /dev/shm/devtrace-UID-HASH + suffix */
-Dev	*shmcreate(const char *dir, int logmax, uint64_t hz, Shm **hdr);	/* server: new device, replacing a stale one */
+uint64_t	shmhz(void);	/* the cycle counter's rate, measured against the monotonic clock (25 ms) */
+
+/* the device's life */
+Dev	*shmcreate(const char *dir, int logmax, uint64_t hz, Shm **hdr);	/* server: new device, replacing a stale one; alive */
 Dev	*shmattach(const char *dir, Shm **hdr, uint64_t *ino);	/* a process: NULL if no server serves dir */
-void	shmremove(const char *dir);
+Dev	*shmopen(const char *dir, Shm **hdr);	/* the device served or stopped: a stopped server's records stay readable */
+int	shmalive(Shm *s);	/* 1 while a server serves the device */
+int	shmserverpid(Shm *s);	/* the server that made it (it may have died since: check) */
+void	shmstop(Shm *s);	/* the server goes: alive drops, every waiter wakes, attached processes detach */
+void	shmunmap(Shm *s);	/* unmap header and device; s is gone */
+void	shmremove(const char *dir);	/* unlink the device and its symbol file; mappings stay */
 Dev	*shmdev(Shm *hdr);
 
 /* the control side, under the header's lock: what tracectl and trace do */

@@ -201,7 +201,7 @@ devgone(void)
 	char path[PATH_MAX];
 	struct stat st;
 
-	if (!ald(&rt.shm->alive))
+	if (!shmalive(rt.shm))
 		return 1;
 	return shmpath(rt.dir, "", path, sizeof path) == 0 && (stat(path, &st) < 0 || st.st_ino != rt.ino);
 }

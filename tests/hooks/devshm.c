@@ -5,19 +5,15 @@
  *	devshm DIR state	what tracectl reads
  *	devshm DIR cat		the records queued now
  *	devshm DIR syms		the symbol file
- *	devshm DIR stop		the server goes (alive = 0), the device stays
+ *	devshm DIR stop		the server goes (shmstop), the device stays
  *	devshm DIR destroy	stop and remove
  *	devshm DIR reader PROG ARG...	run PROG as a reader of trace (not traced)
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
 #include <unistd.h>
-#include "cycles.h"
 #include "host/shm.h"
 
 static void
@@ -25,34 +21,6 @@ die(const char *why)
 {
 	fprintf(stderr, "devshm: %s\n", why);
 	exit(1);
-}
-
-/* the device, served or not: a stopped server's records are still there to read */
-static Shm *
-att(const char *dir)
-{
-	char path[4096];
-	struct stat st;
-	Shm *s;
-	int fd;
-
-	if (shmpath(dir, "", path, sizeof path) < 0 || (fd = open(path, O_RDWR)) < 0 || fstat(fd, &st) < 0)
-		die("no device");
-	s = mmap(NULL, st.st_size, PROT_READ|PROT_WRITE, MAP_SHARED, fd, 0);
-	close(fd);
-	if (s == MAP_FAILED || s->magic != Shmmagic)
-		die("no device");
-	return s;
-}
-
-static uint64_t
-hz(void)
-{
-	uint64_t c0 = cycles(), c1;
-
-	usleep(20000);
-	c1 = cycles();
-	return (c1 - c0) * 50;
 }
 
 int
@@ -71,15 +39,13 @@ main(int argc, char **argv)
 	dir = argv[1];
 	cmd = argv[2];
 	if (strcmp(cmd, "create") == 0) {
-		if (shmcreate(dir, argc > 3 ? atoi(argv[3]) : 16, hz(), &s) == NULL)
+		if (shmcreate(dir, argc > 3 ? atoi(argv[3]) : 16, shmhz(), &s) == NULL)
 			die(strerror(errno));
 		return 0;
 	}
 	if (strcmp(cmd, "destroy") == 0) {
-		if (shmattach(dir, &s, NULL) != NULL) {
-			__atomic_store_n(&s->alive, 0, __ATOMIC_RELEASE);
-			shmwake(s);
-		}
+		if (shmattach(dir, &s, NULL) != NULL)
+			shmstop(s);
 		shmremove(dir);
 		return 0;
 	}
@@ -90,7 +56,9 @@ main(int argc, char **argv)
 			fwrite(buf, 1, n, stdout);
 		return 0;
 	}
-	s = att(dir);
+	/* the device, served or not: a stopped server's records are still there to read */
+	if (shmopen(dir, &s) == NULL)
+		die("no device");
 	if (strcmp(cmd, "ctl") == 0) {
 		buf[0] = 0;
 		for (i = 3; i < argc; i++) {
@@ -117,8 +85,7 @@ main(int argc, char **argv)
 		return 0;
 	}
 	if (strcmp(cmd, "stop") == 0) {
-		__atomic_store_n(&s->alive, 0, __ATOMIC_RELEASE);
-		shmwake(s);
+		shmstop(s);
 		return 0;
 	}
 	if (strcmp(cmd, "reader") == 0 && argc > 3) {
