@@ -275,6 +275,23 @@ counter() { state | awk -v k="#$1" '$1 == k { print $2 }'; }
 	assert_output 99
 }
 
+@test "the device's #hz (shmhz) turns the records' ticks into time" {
+	on tick
+	t0=$(date +%s%N)
+	run traced "$H/fx_tick" 11
+	t1=$(date +%s%N)
+	assert_output "ticks 55"
+	"$DEVSHM" "$DEVTRACE_DIR" cat > "$T/raw"
+	run sh -c "awk '\$1 == \"E\"' '$T/raw' | wc -l"
+	assert_output 11
+	first=$(awk '$1 == "E" { print $3; exit }' "$T/raw")
+	last=$(awk '$1 == "E" { t = $3 } END { print t }' "$T/raw")
+	# ten sleeps of 20 ms lie between the first tick and the last, and the whole run took longer
+	run awk -v d=$((16#$last - 16#$first)) -v hz="$(counter hz)" -v wall=$(((t1 - t0) / 1000)) \
+		'BEGIN { us = d * 1e6 / hz; print (us >= 198000 && us <= wall) ? "ok" : "us " us " wall " wall }'
+	assert_output ok
+}
+
 @test "a full shadow stack: deeper frames are not followed, and counted" {
 	on deep
 	DEVTRACE_SHADOW=50 run traced "$H/fx_deep" 200
