@@ -65,7 +65,8 @@ demo:
 # scripts and plots find their helpers (scripts/lib, plots/*.gp, *.awk)
 # beside themselves, so those keep their folders under share/devtrace;
 # each command among them gets a bin/devtrace-NAME that runs it from
-# there, found relative to itself so that DESTDIR installs run too.
+# there, found relative to itself so that DESTDIR installs run too, and
+# a devtrace-NAME(1), a link to devtrace-scripts(1).
 PREFIX  = /usr/local
 DESTDIR =
 bindir   = $(DESTDIR)$(PREFIX)/bin
@@ -85,21 +86,22 @@ install: build-all
 		if [ -x $$f ]; then m=755; else m=644; fi; \
 		install -D -m $$m $$f $(sharedir)/$$f || exit 1; \
 	done
+	@for m in $(MANPAGES); do \
+		s=$${m##*.}; install -D -m 644 $$m $(mandir)/man$$s/$${m##*/} || exit 1; \
+	done
 	@for f in scripts/* plots/*; do \
 		n=$${f##*/}; \
 		case $$n in *.*) continue;; esac; \
 		[ -f $$f ] && [ -x $$f ] || continue; \
 		printf '#!/bin/sh\n# devtrace-%s: %s of devtrace, installed in ../share/devtrace (devtrace-scripts(1))\nexec "$$(dirname -- "$$(readlink -f -- "$$0")")/../share/devtrace/%s" "$$@"\n' \
 			$$n $$f $$f > $(bindir)/devtrace-$$n && chmod 755 $(bindir)/devtrace-$$n || exit 1; \
-	done
-	@for m in $(MANPAGES); do \
-		s=$${m##*.}; install -D -m 644 $$m $(mandir)/man$$s/$${m##*/} || exit 1; \
+		ln -sf devtrace-scripts.1 $(mandir)/man1/devtrace-$$n.1 || exit 1; \
 	done
 
 # the wrappers are those of the scripts and plots that were installed
 uninstall:
 	@for f in $(sharedir)/scripts/* $(sharedir)/plots/*; do \
-		[ -f "$$f" ] && rm -f $(bindir)/devtrace-$${f##*/}; \
+		[ -f "$$f" ] && rm -f $(bindir)/devtrace-$${f##*/} $(mandir)/man1/devtrace-$${f##*/}.1; \
 	done; true
 	rm -f $(addprefix $(bindir)/,$(notdir $(INSTALL_BIN))) $(libdir)/libdevtrace.so
 	rm -rf $(sharedir)
