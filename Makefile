@@ -17,14 +17,14 @@ B = build
 SUITES =
 PROGS =
 
-# make test installs the Debian packages it needs first, as make demo
-# does (as root).  Not root, it stops before building with the one line
+# make test and make demo install the Debian packages they need first
+# (as root).  Not root, they stop before building with the one line
 # install-deps prints (which packages, which command); it runs here, while
 # the Makefile is read, so that line is all make prints, and so the
 # pkg-config calls in the rules.mk below see what it installed.
 # Packagers who provide the dependencies themselves: INSTALL_DEPS=:
 INSTALL_DEPS = tools/install-deps
-ifneq ($(filter test,$(MAKECMDGOALS)),)
+ifneq ($(filter test demo,$(MAKECMDGOALS)),)
 deps_error := $(shell $(INSTALL_DEPS) 3>&2 2>&1 1>&3)
 ifneq ($(.SHELLSTATUS),0)
 $(error $(deps_error))

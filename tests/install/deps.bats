@@ -73,3 +73,10 @@ install -y -qq fuse3 mandoc'
 	refute_output --partial 'missing Debian packages'
 	assert_line --partial 'tests/tapsum'
 }
+
+@test "make demo, not root, a package missing: stops before building, with one line" {
+	run asnobody FAKE_MISSING=libfuse3-dev make --no-print-directory -C "$ROOT" demo
+	assert_failure 2
+	assert_equal "${#lines[@]}" 1
+	assert_output --regexp '^Makefile:[0-9]+: \*\*\* install-deps: missing Debian packages: libfuse3-dev; install them as root with: apt-get install libfuse3-dev\.  Stop\.$'
+}
