@@ -17,7 +17,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "dev/devtrace.h"
+#include "dev/pred.h"
 #include "tests/pred/fixture.h"
 
 extern const char *testexecname;
