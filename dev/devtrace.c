@@ -266,19 +266,11 @@ trpred(Ctl *c, Trace *t)
 	return Errnone;
 }
 
+/* trace NAME on, trace NAME off */
 static int
-tron(Ctl *c, Trace *t)
+tronoff(Ctl *c, Trace *t)
 {
-	(void)c;
-	ast(&t->on, 1);
-	return Errnone;
-}
-
-static int
-troff(Ctl *c, Trace *t)
-{
-	(void)c;
-	ast(&t->on, 0);
+	ast(&t->on, seq(c->f[2], "on"));
 	return Errnone;
 }
 
@@ -296,8 +288,8 @@ static const Sub subs[] = {
 	{ "new", 3, 5, 0, trnewrange },
 	{ "new", 2, 4, 0, trnewglob },
 	{ "pred", 2, 3, 1, trpred },
-	{ "on", 2, 3, 1, tron },
-	{ "off", 2, 3, 1, troff },
+	{ "on", 2, 3, 1, tronoff },
+	{ "off", 2, 3, 1, tronoff },
 	{ "remove", 2, 3, 1, trremove },
 };
 
