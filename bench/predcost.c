@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include "dev/devtrace.h"
+#include "dev/pred.h"
 #include "host/linux.h"
 
 static double

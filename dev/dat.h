@@ -4,7 +4,7 @@
  * side reads while the control side writes them are read and written
  * with the atomics below; everything else belongs to the control side.
  */
-#include "devtrace.h"
+#include "dev/pred.h"
 
 #define ald(p)		__atomic_load_n((p), __ATOMIC_ACQUIRE)
 #define rld(p)		__atomic_load_n((p), __ATOMIC_RELAXED)

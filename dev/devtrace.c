@@ -1,11 +1,14 @@
 /*
  * devtrace.c: the trace device.  Traces select functions by address
  * range or by name pattern; a watch list selects processes; start and
- * stop switch everything.  Control lines are parsed against a table;
- * the state reads back as lines that are themselves control lines.
+ * stop switch everything.  Control lines are parsed against a table,
+ * trace's subcommands against one of their own; a refusal is a name
+ * from error.h, which gives its errno and its text.  The state reads
+ * back as lines that are themselves control lines.
  * What the hooks call is in hit.c, the ring in ring.c.
  */
 #include "dev/dat.h"
+#include "dev/error.h"
 #include "dev/lib.h"
 #include "dev/host.h"
 
@@ -15,6 +18,7 @@ enum {
 
 typedef struct Cmd Cmd;
 typedef struct Ctl Ctl;
+typedef struct Sub Sub;
 
 /* one control line, split */
 struct Ctl {
@@ -23,28 +27,22 @@ struct Ctl {
 	char *f[Maxarg];
 	char *rest;		/* the line after the third field, for pred */
 	uint32_t pid;
-	int err;		/* an errno a command chose itself, else from the reason */
+	int said;		/* the command wrote its refusal's text in Dev.err itself */
 };
 
+/* commands return Errnone or a refusal (error.h) */
 struct Cmd {
 	char *name;
 	int minf, maxf;		/* fields, the command's name included */
-	char *(*fn)(Ctl *);	/* nil, or the reason of a refusal */
+	int (*fn)(Ctl *);
 };
 
-/* a refusal's errno, kept beside its reason */
-static const struct {
-	char *why;
-	int err;
-} errs[] = {
-	{ "no such trace", Enoent },
-	{ "trace exists", Eexist },
-	{ "range overlaps trace", Eexist },
-	{ "too many traces", Enospc },
-	{ "too many watches", Enospc },
-	{ "too many readers", Enospc },
-	{ "line too long", E2big },
-	{ "predicate too long", E2big },
+/* trace's subcommands: the word at f[at], with nf fields; on a trace named by f[1] if named */
+struct Sub {
+	char *name;
+	int at, nf;
+	int named;
+	int (*fn)(Ctl *, Trace *);
 };
 
 size_t
@@ -142,20 +140,20 @@ okname(const char *s)
 	return n > 0 && n < Namelen;
 }
 
-static char *
+static int
 newtrace(Ctl *c, int kind, uint64_t start, uint64_t end, const char *glob, const char *name)
 {
 	Dev *d = c->d;
 	Trace *t, *free = 0;
 
 	if (!okname(name))
-		return "bad trace name";
+		return Errname;
 	if (lookup(d, name))
-		return "trace exists";
+		return Errexists;
 	if (kind == Range && start >= end)
-		return "empty or reversed range";
+		return Errrange;
 	if (kind == Glob && slen(glob) >= Globlen)
-		return "pattern too long";
+		return Errglob;
 	for (t = d->trace; t < d->trace + Ntrace; t++) {
 		if (t->gen == 0) {
 			if (free == 0)
@@ -163,12 +161,12 @@ newtrace(Ctl *c, int kind, uint64_t start, uint64_t end, const char *glob, const
 			continue;
 		}
 		if (kind == Range && t->kind == Range && start < t->end && t->start < end)
-			return "range overlaps trace";
+			return Erroverlap;
 		if (kind == Glob && t->kind == Glob && seq(t->glob, glob))
-			return "trace exists";
+			return Errexists;
 	}
 	if (free == 0)
-		return "too many traces";
+		return Errntrace;
 	t = free;
 	t->kind = kind;
 	t->on = 0;
@@ -179,18 +177,62 @@ newtrace(Ctl *c, int kind, uint64_t start, uint64_t end, const char *glob, const
 	scopy(t->glob, glob ? glob : "", Globlen);
 	scopy(t->name, name, Namelen);
 	publish(d, t);
-	return 0;
+	return Errnone;
 }
 
-/* pred: the rest of the line is /expression/, or nothing to remove it */
-static char *
-setpred(Ctl *c, Trace *t)
+/* Dev.err: "cmd: " (none if cmd is nil), then text */
+static void
+seterr(Dev *d, const char *cmd, const char *text)
 {
-	static char reason[Errmax];
+	Buf b = { d->err, d->err + Errmax - 1 };
+
+	if (cmd) {
+		bputs(&b, cmd);
+		bputs(&b, ": ");
+	}
+	bputs(&b, text);
+	bend(&b);
+}
+
+/* trace START END new NAME */
+static int
+trnewrange(Ctl *c, Trace *unused)
+{
+	uint64_t start, end;
+
+	(void)unused;
+	if (!parsehex(c->f[1], &start) || !parsehex(c->f[2], &end))
+		return Erraddr;
+	return newtrace(c, Range, start, end, 0, c->f[4]);
+}
+
+/* trace GLOB new NAME */
+static int
+trnewglob(Ctl *c, Trace *unused)
+{
+	char *p = c->f[1];
+	size_t n;
+
+	(void)unused;
+	if (p[0] == '\'' && (n = slen(p)) > 2 && p[n - 1] == '\'') {	/* 'rtc*' as typed to a shell that did not take the quotes */
+		p[n - 1] = 0;
+		p++;
+	}
+	return newtrace(c, Glob, 0, 0, p, c->f[3]);
+}
+
+/*
+ * trace NAME pred /expression/, or nothing to remove it: the rest of
+ * the line.  The compiler writes its message, with the source and a
+ * caret, into Dev.err after the command's name: no buffer of its own.
+ */
+static int
+trpred(Ctl *c, Trace *t)
+{
 	Dev *d = c->d;
 	char src[Predmax], *p = c->rest, *e;
 	Prog prog;
-	int n;
+	int n, err;
 
 	while (*p == ' ' || *p == '\t')
 		p++;
@@ -199,100 +241,107 @@ setpred(Ctl *c, Trace *t)
 		t->haspred = 0;
 		t->predsrc[0] = 0;
 		publish(d, t);
-		return 0;
+		return Errnone;
 	}
 	e = p + slen(p);
 	while (e > p && (e[-1] == ' ' || e[-1] == '\t'))
 		e--;
 	if (*p != '/' || e - p < 2 || e[-1] != '/')
-		return "predicate must be /expression/";
+		return Errpredform;
 	n = e - p - 2;
 	if (n >= Predmax)
-		return "predicate too long";
+		return Errpredlong;
 	scopy(src, p + 1, n + 1);
-	if ((c->err = predcompile(src, &prog, reason, sizeof reason)) != 0)
-		return reason;
+	seterr(d, c->f[0], "");
+	n = slen(d->err);
+	if ((err = predcompile(src, &prog, d->err + n, Errmax - n)) != Errnone) {
+		c->said = 1;
+		return err;
+	}
 	t->gen = 0;
 	t->pred = prog;
 	scopy(t->predsrc, src, Predmax);
 	t->haspred = 1;
 	publish(d, t);
-	return 0;
+	return Errnone;
 }
 
-static char *
+/* trace NAME on, trace NAME off */
+static int
+tronoff(Ctl *c, Trace *t)
+{
+	ast(&t->on, seq(c->f[2], "on"));
+	return Errnone;
+}
+
+static int
+trremove(Ctl *c, Trace *t)
+{
+	(void)c;
+	ast(&t->gen, 0);
+	t->on = 0;
+	return Errnone;
+}
+
+/* runline stops splitting at pred, so a pred line has 3 fields and the rest */
+static const Sub subs[] = {
+	{ "new", 3, 5, 0, trnewrange },
+	{ "new", 2, 4, 0, trnewglob },
+	{ "pred", 2, 3, 1, trpred },
+	{ "on", 2, 3, 1, tronoff },
+	{ "off", 2, 3, 1, tronoff },
+	{ "remove", 2, 3, 1, trremove },
+};
+
+static int
 ctltrace(Ctl *c)
 {
-	Dev *d = c->d;
-	Trace *t;
-	uint64_t start, end;
-	char *p;
-	size_t n;
+	const Sub *s;
+	Trace *t = 0;
 
-	if (c->nf == 5 && seq(c->f[3], "new")) {
-		if (!parsehex(c->f[1], &start) || !parsehex(c->f[2], &end))
-			return "bad address";
-		return newtrace(c, Range, start, end, 0, c->f[4]);
-	}
-	if (c->nf == 4 && seq(c->f[2], "new")) {
-		p = c->f[1];	/* 'rtc*' as typed to a shell that did not take the quotes */
-		if (p[0] == '\'' && (n = slen(p)) > 2 && p[n - 1] == '\'') {
-			p[n - 1] = 0;
-			p++;
+	for (s = subs; s < subs + nelem(subs); s++)
+		if (c->nf == s->nf && seq(c->f[s->at], s->name)) {
+			if (s->named && (t = lookup(c->d, c->f[1])) == 0)
+				return Errnotrace;
+			return s->fn(c, t);
 		}
-		return newtrace(c, Glob, 0, 0, p, c->f[3]);
-	}
-	if ((t = lookup(d, c->f[1])) == 0)
-		return c->nf == 3 || seq(c->f[2], "pred") ? "no such trace" : "bad trace command";
-	if (seq(c->f[2], "pred"))
-		return setpred(c, t);
-	if (c->nf != 3)
-		return "bad trace command";
-	if (seq(c->f[2], "on"))
-		ast(&t->on, 1);
-	else if (seq(c->f[2], "off"))
-		ast(&t->on, 0);
-	else if (seq(c->f[2], "remove")) {
-		ast(&t->gen, 0);
-		t->on = 0;
-	} else
-		return "bad trace command";
-	return 0;
+	/* trace NAME word: the trace is missing, or the word is wrong */
+	return c->nf == 3 && lookup(c->d, c->f[1]) == 0 ? Errnotrace : Errtracecmd;
 }
 
-static char *
+static int
 setlog(Ctl *c, uint64_t log)
 {
 	if (log < Logmin || log > c->d->logmax)
-		return "size out of range";
+		return Errsizerange;
 	ringreset(c->d, (int)log);
-	return 0;
+	return Errnone;
 }
 
-static char *
+static int
 ctlsize(Ctl *c)
 {
 	uint64_t log;
 
 	if (!parsedec(c->f[1], &log))
-		return "bad size";
+		return Errsize;
 	return setlog(c, log);
 }
 
 /* logsize N, as the state prints it: N records, a power of two */
-static char *
+static int
 ctllogsize(Ctl *c)
 {
 	uint64_t n, log;
 
 	if (!parsedec(c->f[1], &n) || n == 0 || (n & (n - 1)))
-		return "bad size";
+		return Errsize;
 	for (log = 0; (1ull << log) < n; log++)
 		;
 	return setlog(c, log);
 }
 
-static char *
+static int
 ctlquery(Ctl *c)
 {
 	Dev *d = c->d;
@@ -300,16 +349,16 @@ ctlquery(Ctl *c)
 	uint64_t pc;
 
 	if (!parsehex(c->f[1], &pc))
-		return "bad address";
+		return Erraddr;
 	t = rangeof(d, pc);
 	d->query = pc;
 	scopy(d->queryname, t ? t->name : "untraced", Namelen);
 	d->hasquery = 1;
-	return 0;
+	return Errnone;
 }
 
 /* testtracein pc a1..a4: an entry of that function, by the writing process */
-static char *
+static int
 ctltestin(Ctl *c)
 {
 	Dev *d = c->d;
@@ -319,10 +368,10 @@ ctltestin(Ctl *c)
 	int i;
 
 	if (!parsehex(c->f[1], &h.pc))
-		return "bad address";
+		return Erraddr;
 	for (i = 0; i < 4; i++)
 		if (!parsehex(c->f[2 + i], &h.a[i]))
-			return "bad argument";
+			return Errarg;
 	h.ticks = hostticks();
 	h.tid = h.pid = c->pid;
 	h.depth = 0;
@@ -330,10 +379,10 @@ ctltestin(Ctl *c)
 	h.w = 0;
 	if ((t = rangeof(d, h.pc)) != 0 && devtsel(d, t - d->trace, &sel))
 		devhit(d, &sel, &h);
-	return 0;
+	return Errnone;
 }
 
-static char *
+static int
 ctlwatch(Ctl *c)
 {
 	Dev *d = c->d;
@@ -341,36 +390,36 @@ ctlwatch(Ctl *c)
 	uint32_t i, n = d->nwatch;
 
 	if (!parsedec(c->f[1], &pid) || pid > 0xffffffffu)
-		return "bad pid";
+		return Errpid;
 	if (pid == 0) {
 		ast(&d->nwatch, 0);
-		return 0;
+		return Errnone;
 	}
 	for (i = 0; i < n; i++)
 		if (d->watch[i] == pid)
-			return 0;
+			return Errnone;
 	if (n == Nwatch)
-		return "too many watches";
+		return Errnwatch;
 	d->watch[n] = pid;
 	ast(&d->nwatch, n + 1);
-	return 0;
+	return Errnone;
 }
 
-static char *
+static int
 ctlstart(Ctl *c)
 {
 	ast(&c->d->started, 1);
-	return 0;
+	return Errnone;
 }
 
-static char *
+static int
 ctlstop(Ctl *c)
 {
 	ast(&c->d->started, 0);
-	return 0;
+	return Errnone;
 }
 
-static Cmd cmds[] = {
+static const Cmd cmds[] = {
 	{ "trace", 3, 5, ctltrace },
 	{ "size", 2, 2, ctlsize },
 	{ "logsize", 2, 2, ctllogsize },
@@ -381,28 +430,12 @@ static Cmd cmds[] = {
 	{ "stop", 1, 1, ctlstop },
 };
 
-static void
-seterr(Dev *d, const char *cmd, const char *why)
-{
-	Buf b = { d->err, d->err + Errmax - 1 };
-
-	if (cmd) {
-		bputs(&b, cmd);
-		bputs(&b, ": ");
-	}
-	bputs(&b, why);
-	*(b.p < b.e ? b.p : b.e) = 0;
-}
-
+/* a refusal: its text in Dev.err after the command's name, unless the command wrote it; its errno */
 static int
-errno_of(const char *why)
+refuse(Dev *d, const char *cmd, int err)
 {
-	unsigned i;
-
-	for (i = 0; i < sizeof errs / sizeof errs[0]; i++)
-		if (seq(errs[i].why, why))
-			return errs[i].err;
-	return Einval;
+	seterr(d, cmd, errtext(err));
+	return errnum(err);
 }
 
 /* run one line, NUL-terminated, already checked for length and characters */
@@ -410,8 +443,9 @@ static int
 runline(Dev *d, char *line, uint32_t pid)
 {
 	Ctl c = { d, 0, { 0 }, 0, pid, 0 };
-	char *p = line, *why;
-	Cmd *cmd;
+	char *p = line;
+	const Cmd *cmd;
+	int err;
 
 	while (*p == ' ' || *p == '\t')
 		p++;
@@ -436,71 +470,66 @@ runline(Dev *d, char *line, uint32_t pid)
 	}
 	if (c.rest == 0)
 		c.rest = p;	/* "trace x pred" alone: nothing */
-	if (c.nf == 0) {
-		seterr(d, 0, "empty command");
-		return Einval;
-	}
-	for (cmd = cmds; cmd < cmds + sizeof cmds / sizeof cmds[0]; cmd++) {
+	if (c.nf == 0)
+		return refuse(d, 0, Errempty);
+	for (cmd = cmds; cmd < cmds + nelem(cmds); cmd++) {
 		if (!seq(cmd->name, c.f[0]))
 			continue;
 		/* pred takes the rest of the line, spaces and all */
 		if (c.nf >= 3 && seq(cmd->name, "trace") && seq(c.f[2], "pred"))
-			why = cmd->fn(&c);
+			err = cmd->fn(&c);
 		else if (c.nf < cmd->minf || c.nf > cmd->maxf || *p)
-			why = "wrong number of arguments";
+			err = Errnargs;
 		else
-			why = cmd->fn(&c);
-		if (why) {
-			seterr(d, c.f[0], why);
-			return c.err ? c.err : errno_of(why);
-		}
+			err = cmd->fn(&c);
+		if (err != Errnone)
+			return c.said ? errnum(err) : refuse(d, c.f[0], err);
 		d->err[0] = 0;
 		changed(d);
 		return 0;
 	}
-	seterr(d, c.f[0], "unknown command");
-	return Einval;
+	return refuse(d, c.f[0], Errunknown);
 }
 
 /*
  * One write: one or more lines.  Lines are checked before any runs, so
  * a write with an empty or over-long line or binary garbage changes nothing.
  */
-static char *
+static int
 checklines(const char *buf, size_t n)
 {
 	size_t i, start = 0;
 	int blank = 1;
 
+	if (n == 0)
+		return Errempty;
 	for (i = 0; i <= n; i++) {
 		if (i == n || buf[i] == '\n') {
 			if (blank && (i < n || i > start))
-				return "empty command";
+				return Errempty;
 			start = i + 1;
 			blank = 1;
 			continue;
 		}
 		if (i - start >= Linemax)
-			return "line too long";
+			return Errlinelong;
 		if (((unsigned char)buf[i] < ' ' && buf[i] != '\t') || (unsigned char)buf[i] >= 0x7f)
-			return "bad character in command";
+			return Errbadchar;
 		if (buf[i] != ' ' && buf[i] != '\t')
 			blank = 0;
 	}
-	return 0;
+	return Errnone;
 }
 
 int
 devctl(Dev *d, const char *buf, size_t n, uint32_t pid)
 {
-	char line[Linemax + 1], *why;
+	char line[Linemax + 1];
 	size_t i, start;
 	int e;
 
-	if (n == 0 || (why = checklines(buf, n)) != 0) {
-		seterr(d, 0, n == 0 ? "empty command" : why);
-		return errno_of(d->err);
-	}
+	if ((e = checklines(buf, n)) != Errnone)
+		return refuse(d, 0, e);
 	for (start = 0; start < n; start = i + 1) {
 		for (i = start; i < n && buf[i] != '\n'; i++)
 			;
@@ -537,8 +566,7 @@ devreader(Dev *d, uint32_t pid, int open)
 		}
 	if (!open)
 		return Enoent;
-	seterr(d, "open trace", "too many readers");
-	return Enospc;
+	return refuse(d, "open trace", Errnreader);
 }
 
 int
@@ -620,7 +648,7 @@ devstate(Dev *d, char *buf, size_t n)
 	for (i = 0; i < Nshard; i++)
 		filtered += rld(&d->shard[i].filtered);
 	bputline(&b, "#filtered ", filtered);
-	for (i = 0; i < sizeof counters / sizeof counters[0]; i++)
+	for (i = 0; i < nelem(counters); i++)
 		bputline(&b, counters[i].name, rld(&d->count[counters[i].counter]));
 	bputline(&b, "#hz ", d->hz);
 	for (i = 0; i < Nreader; i++)

@@ -15,7 +15,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "pred.h"
 
 enum {
 	Logmin = 4,	/* ring sizes, log2 records */
@@ -46,6 +45,7 @@ enum {
 
 typedef struct Dev Dev;
 typedef struct Hit Hit;
+typedef struct Prog Prog;
 typedef struct Tsel Tsel;
 typedef struct Reader Reader;
 typedef struct Writer Writer;
@@ -61,6 +61,23 @@ struct Writer {
 	uint32_t gen;		/* 1 + the control generation of the decision */
 	uint32_t watched;	/* the watch list and the reader rule let it write */
 	uint32_t shard;		/* 1 + its index in the Dev's shards; 0: none, count atomically */
+};
+
+/*
+ * A compiled predicate (dev/pred.h): plain data, no pointers, fixed
+ * size, so it can sit in the shared device and be copied into a Tsel.
+ * Its encoding is private to the device.
+ */
+enum {
+	Progmax = 128,	/* instructions */
+	Strmax = 64,	/* bytes of string constants */
+};
+
+struct Prog {
+	uint32_t ninst;
+	uint32_t nstr;
+	uint64_t inst[Progmax];
+	char str[Strmax];
 };
 
 /* One hook firing: what the trampoline and the host know of it. */

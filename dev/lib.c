@@ -15,14 +15,6 @@ slen(const char *s)
 	return n;
 }
 
-int
-seq(const char *a, const char *b)
-{
-	while (*a && *a == *b)
-		a++, b++;
-	return *a == *b;
-}
-
 void
 scopy(char *dst, const char *src, size_t n)
 {
@@ -47,6 +39,13 @@ bputs(Buf *b, const char *s)
 {
 	while (*s)
 		bputc(b, *s++);
+}
+
+/* a NUL after the text, or in the last byte if it did not fit */
+void
+bend(Buf *b)
+{
+	*(b->p < b->e ? b->p : b->e) = 0;
 }
 
 void

@@ -1,16 +1,44 @@
-/* lib.h: string, number and glob helpers of the freestanding device */
+/* lib.h: string, number and glob helpers of the freestanding device, one copy each */
+#ifndef DEVTRACE_LIB_H
+#define DEVTRACE_LIB_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define nelem(a)	(sizeof(a) / sizeof((a)[0]))
+#define Min64	((uint64_t)1 << 63)	/* INT64_MIN as the bits of a uint64_t */
+
+/* a text builder: output past e is dropped, p still counts the length */
 typedef struct Buf Buf;
 struct Buf {
 	char *p, *e;
 };
 
+/* a equals b; inline: the predicate machine compares execname with it at every hit */
+static inline int
+seq(const char *a, const char *b)
+{
+	while (*a && *a == *b)
+		a++, b++;
+	return *a == *b;
+}
+
+/* the low bits of a as a signed number, extended to 64 bits; inline for the predicate machine */
+static inline uint64_t
+sext(uint64_t a, int bits)
+{
+	return a & (uint64_t)1 << (bits - 1) ? a | ~(uint64_t)0 << bits : a;
+}
+
 size_t	slen(const char *s);
-int	seq(const char *a, const char *b);
 void	scopy(char *dst, const char *src, size_t n);
 void	bputc(Buf *b, char c);
 void	bputs(Buf *b, const char *s);
 void	bputhex(Buf *b, uint64_t v);
 void	bputdec(Buf *b, uint64_t v);
+void	bend(Buf *b);
 int	parsehex(const char *s, uint64_t *v);
 int	parsedec(const char *s, uint64_t *v);
 int	globmatch(const char *pat, const char *s);
+
+#endif

@@ -6,12 +6,13 @@
  * when their target is known.  Errors echo the expression with a caret
  * under the column, as Linux's event filters do.
  */
-#include "devtrace.h"
+#include "dev/pred.h"
+#include "dev/error.h"
+#include "dev/lib.h"
 
 typedef struct Comp Comp;
 typedef struct Punct Punct;
 typedef struct Val Val;
-typedef struct Buf Buf;
 
 enum {
 	Nestmax = 16,	/* parentheses and ?: nested, unary operators in a row: bounds the C stack */
@@ -79,24 +80,9 @@ struct Comp {
 	int label;	/* the last instruction a branch was patched to land on */
 	int at1, at2;	/* where the last two instructions start (an Olit64 is two words) */
 	int nest;
-	int err;	/* 0, Einval or E2big */
-	const char *msg;
+	int err;	/* Errnone or the first error (error.h) */
 	int col;
 };
-
-struct Buf {
-	char *p, *e;
-};
-
-static int
-slen(const char *s)
-{
-	int n;
-
-	for (n = 0; s[n] != 0; n++)
-		;
-	return n;
-}
 
 static int
 isdigitc(int c)
@@ -126,15 +112,14 @@ digit(int c, int base)
 	return v < base ? v : -1;
 }
 
-/* the first error wins; returns a Val of kind Kerr for the callers to pass up */
+/* the first error wins; returns a Val of kind Kerr for the callers to pass up (Errnone: pass one up) */
 static Val
-fail(Comp *c, int err, const char *msg, int col)
+fail(Comp *c, int err, int col)
 {
 	Val v = {Kerr, col, 0};
 
-	if (c->err == 0) {
+	if (c->err == Errnone) {
 		c->err = err;
-		c->msg = msg;
 		c->col = col;
 	}
 	return v;
@@ -187,13 +172,13 @@ number(Comp *c, const char *s)
 	v = 0;
 	for (; (d = digit(s[i], base)) >= 0; i++) {
 		if (v > (UINT64_MAX - d) / base) {
-			fail(c, Einval, "number too large", c->pos);
+			fail(c, Errnumlarge, c->pos);
 			return;
 		}
 		v = v * base + d;
 	}
 	if (isalnumc(s[i]) || (base == 16 && i == 2)) {
-		fail(c, Einval, "bad number", c->pos);
+		fail(c, Errnumber, c->pos);
 		return;
 	}
 	c->t = Tnum;
@@ -208,7 +193,7 @@ charconst(Comp *c, const char *s)
 
 	v = escape(s + 1, &n);
 	if (v < 0 || s[1] == '\'' || s[1 + n] != '\'') {
-		fail(c, Einval, "bad character constant", c->pos);
+		fail(c, Errcharconst, c->pos);
 		return;
 	}
 	c->t = Tnum;
@@ -227,17 +212,17 @@ string(Comp *c, const char *s)
 	for (i = 1; s[i] != '"'; i += n) {
 		v = escape(s + i, &n);
 		if (v <= 0) {
-			fail(c, Einval, s[i] == 0 ? "unterminated string" : v == 0 ? "NUL in string" : "bad string", c->pos + i);
+			fail(c, s[i] == 0 ? Errunterm : v == 0 ? Errstrnul : Errstring, c->pos + i);
 			return;
 		}
 		if (p->nstr >= Strmax - 1) {
-			fail(c, E2big, "strings too long", c->pos);
+			fail(c, Errstrlong, c->pos);
 			return;
 		}
 		p->str[p->nstr++] = v;
 	}
 	if (p->nstr >= Strmax) {	/* "" after the rest filled it: found by fuzz_pred */
-		fail(c, E2big, "strings too long", c->pos);
+		fail(c, Errstrlong, c->pos);
 		return;
 	}
 	p->str[p->nstr++] = 0;
@@ -257,7 +242,7 @@ name(Comp *c, const char *s)
 	c->var = -1;
 	for (i = 0; i <= Nvar; i++) {
 		const char *v = i < Nvar ? vars[i] : "execname";
-		if (slen(v) == n && __builtin_memcmp(v, s, n) == 0)
+		if ((int)slen(v) == n && __builtin_memcmp(v, s, n) == 0)
 			c->var = i;
 	}
 }
@@ -286,7 +271,7 @@ next(Comp *c)
 		name(c, s);
 	else {
 		best = 0;
-		for (i = 0; i < (int)(sizeof punct / sizeof punct[0]); i++) {
+		for (i = 0; i < (int)nelem(punct); i++) {
 			n = slen(punct[i].s);
 			if (n > best && __builtin_memcmp(punct[i].s, s, n) == 0) {
 				best = n;
@@ -294,7 +279,7 @@ next(Comp *c)
 			}
 		}
 		if (best == 0) {
-			fail(c, Einval, "bad character", c->pos);
+			fail(c, Errchar, c->pos);
 			return;
 		}
 		c->t = Tpunct;
@@ -355,8 +340,7 @@ fold(Comp *c, int op)
 	int n = p->ninst;
 
 	if (c->at1 == n - 1 && c->label != n - 1 && (p->inst[n - 1] & 0xff) == Olit) {
-		k = p->inst[n - 1] >> 8;
-		k = k & (uint64_t)1 << 55 ? k | ~(uint64_t)0 << 56 : k;
+		k = sext(p->inst[n - 1] >> 8, 56);
 	} else if (c->at1 == n - 2 && c->label != n - 2 && p->inst[n - 2] == Olit64)
 		k = p->inst[n - 1];
 	else
@@ -377,12 +361,12 @@ emit(Comp *c, int op, uint64_t arg)
 	Prog *p = c->p;
 
 	if (p->ninst >= Progmax) {
-		fail(c, E2big, "program too long", c->prev);
+		fail(c, Errproglong, c->prev);
 		return -1;
 	}
 	c->depth += delta[op];
 	if (c->depth > Stackmax) {
-		fail(c, E2big, "expression too deep", c->prev);
+		fail(c, Errdeep, c->prev);
 		return -1;
 	}
 	if (op >= Olt && op <= Oneq && fuse(c, op))
@@ -417,7 +401,7 @@ literal(Comp *c, uint64_t v)
 	else if (emit(c, Olit64, 0) >= 0 && c->p->ninst < Progmax)
 		c->p->inst[c->p->ninst++] = v;
 	else
-		fail(c, E2big, "program too long", c->prev);
+		fail(c, Errproglong, c->prev);
 }
 
 /* a value used as a number must be one */
@@ -427,7 +411,7 @@ numeric(Comp *c, Val v)
 	if (v.k == Knum)
 		return 1;
 	if (v.k != Kerr)
-		fail(c, Einval, "string used as a number", v.pos);
+		fail(c, Errstrnum, v.pos);
 	return 0;
 }
 
@@ -439,14 +423,14 @@ primary(Comp *c)
 	Val v = {Knum, c->pos, 0};
 
 	if (c->err)
-		return fail(c, 0, 0, 0);
+		return fail(c, Errnone, 0);
 	switch (c->t) {
 	case Tnum:
 		literal(c, c->num);
 		break;
 	case Tname:
 		if (c->var < 0)
-			return fail(c, Einval, "unknown variable", c->pos);
+			return fail(c, Errvar, c->pos);
 		if (c->var == Nvar)
 			v.k = Kexec;
 		else
@@ -458,17 +442,17 @@ primary(Comp *c)
 		break;
 	default:
 		if (!is(c, "("))
-			return fail(c, Einval, "expression expected", c->pos);
+			return fail(c, Errexpr, c->pos);
 		next(c);
 		v = expr(c);
 		if (v.k == Kerr)
 			return v;
 		if (!is(c, ")"))
-			return fail(c, Einval, "')' expected", c->pos);
+			return fail(c, Errrparen, c->pos);
 		break;
 	}
 	next(c);
-	return c->err ? fail(c, 0, 0, 0) : v;
+	return c->err ? fail(c, Errnone, 0) : v;
 }
 
 /* unary operators, gathered first and emitted after their operand */
@@ -481,13 +465,13 @@ unary(Comp *c)
 
 	for (n = 0; c->t == Tpunct && c->op->un != 0; n++) {
 		if (n == Nestmax)
-			return fail(c, E2big, "expression too deep", c->pos);
+			return fail(c, Errdeep, c->pos);
 		ops[n] = c->op->un;
 		next(c);
 	}
 	v = primary(c);
 	if (n > 0 && !numeric(c, v))
-		return fail(c, 0, 0, 0);
+		return fail(c, Errnone, 0);
 	while (n-- > 0)
 		if (ops[n] != Uplus)
 			emit(c, ops[n], 0);
@@ -499,9 +483,9 @@ static Val
 strcmpop(Comp *c, Val l, Val r, int op, int opos)
 {
 	if (l.k == Knum || r.k == Knum)
-		return fail(c, Einval, "string compared with a number", opos);
+		return fail(c, Errstrcmp, opos);
 	if (l.k == r.k)
-		return fail(c, Einval, "compare execname with a string", opos);
+		return fail(c, Errexeccmp, opos);
 	emit(c, Ostreq, l.k == Kstr ? l.off : r.off);
 	if (op == Oneq)
 		emit(c, Onot, 0);
@@ -541,7 +525,7 @@ binary(Comp *c, int minprec)
 		} else
 			emit(c, op->bin, 0);
 	}
-	return c->err ? fail(c, 0, 0, 0) : l;
+	return c->err ? fail(c, Errnone, 0) : l;
 }
 
 /* cond ? a : b, right to left, as C groups it */
@@ -552,42 +536,28 @@ expr(Comp *c)
 	int j1, j2;
 
 	if (++c->nest > Nestmax)
-		return fail(c, E2big, "expression too deep", c->pos);
+		return fail(c, Errdeep, c->pos);
 	v = binary(c, 1);
 	if (v.k != Kerr && is(c, "?")) {
 		if (!numeric(c, v))
-			return fail(c, 0, 0, 0);
+			return fail(c, Errnone, 0);
 		next(c);
 		j1 = emit(c, Ojz, 0);
 		a = expr(c);
 		if (!numeric(c, a))
-			return fail(c, 0, 0, 0);
+			return fail(c, Errnone, 0);
 		if (!is(c, ":"))
-			return fail(c, Einval, "':' expected", c->pos);
+			return fail(c, Errcolon, c->pos);
 		next(c);
 		j2 = emit(c, Ojmp, 0);
 		patch(c, j1);
 		c->depth--;	/* the other arm starts without a's value */
 		if (!numeric(c, expr(c)))
-			return fail(c, 0, 0, 0);
+			return fail(c, Errnone, 0);
 		patch(c, j2);
 	}
 	c->nest--;
-	return c->err ? fail(c, 0, 0, 0) : v;
-}
-
-static void
-bputs(Buf *b, const char *s, int n)
-{
-	while (n-- > 0 && *s != 0 && b->p < b->e)
-		*b->p++ = *s++;
-}
-
-static void
-bputc(Buf *b, int ch)
-{
-	if (b->p < b->e)
-		*b->p++ = ch;
+	return c->err ? fail(c, Errnone, 0) : v;
 }
 
 /*
@@ -605,7 +575,7 @@ errmsg(char *err, size_t nerr, const char *msg, const char *src, int col)
 	b.p = err;
 	b.e = err + nerr - 1;
 	n = slen(msg);
-	bputs(&b, msg, n);
+	bputs(&b, msg);
 	w = ((int)(nerr < 4096 ? nerr : 4096) - 1 - n - 7) / 2;	/* room for each line */
 	n = slen(src);
 	start = 0;
@@ -613,7 +583,7 @@ errmsg(char *err, size_t nerr, const char *msg, const char *src, int col)
 	if (n > w) {
 		w -= 6;	/* the "..." each side */
 		if (w < 8) {
-			*b.p = 0;
+			bend(&b);
 			return;
 		}
 		start = col > w / 2 ? col - w / 2 : 0;
@@ -623,20 +593,20 @@ errmsg(char *err, size_t nerr, const char *msg, const char *src, int col)
 			start = n - w;
 		}
 	}
-	bputs(&b, "\n  ", 3);
+	bputs(&b, "\n  ");
 	if (start > 0)
-		bputs(&b, "...", 3);
+		bputs(&b, "...");
 	for (i = start; i < end; i++)
 		bputc(&b, (uint8_t)src[i] < ' ' && src[i] != '\t' ? ' ' : src[i]);
 	if (end < n)
-		bputs(&b, "...", 3);
-	bputs(&b, "\n  ", 3);
+		bputs(&b, "...");
+	bputs(&b, "\n  ");
 	if (start > 0)
-		bputs(&b, "   ", 3);
+		bputs(&b, "   ");
 	for (i = start; i < col; i++)
 		bputc(&b, src[i] == '\t' ? '\t' : ' ');
 	bputc(&b, '^');
-	*b.p = 0;
+	bend(&b);
 }
 
 static int
@@ -654,25 +624,25 @@ compile(const char *src, Prog *p, char *err, size_t nerr, int terms)
 	for (n = 0; n < Srcmax && src[n] != 0; n++)
 		;
 	if (n == Srcmax) {	/* columns are ints */
-		errmsg(err, nerr, "expression too long", "", 0);
-		return E2big;
+		errmsg(err, nerr, errtext(Errexprlong), "", 0);
+		return Errexprlong;
 	}
 	next(&c);
 	v = expr(&c);
 	if (v.k != Kerr && c.t != Tend)
-		fail(&c, Einval, c.t == Tpunct && is(&c, ")") ? "unbalanced ')'" : "operator expected", c.pos);
-	if (c.err == 0 && numeric(&c, v))
+		fail(&c, c.t == Tpunct && is(&c, ")") ? Errunbal : Erroperator, c.pos);
+	if (c.err == Errnone && numeric(&c, v))
 		emit(&c, Oret, 0);
-	if (c.err == 0 && !predvalid(p))
-		fail(&c, Einval, "internal error: program refused", 0);
-	if (c.err == 0 && terms && predterms(p) < 0)
-		fail(&c, Einval, "internal error: term table refused", 0);
-	if (c.err == 0) {
+	if (c.err == Errnone && !predvalid(p))
+		fail(&c, Errbadprog, 0);
+	if (c.err == Errnone && terms && predterms(p) < 0)
+		fail(&c, Errbadterms, 0);
+	if (c.err == Errnone) {
 		if (err != 0 && nerr > 0)
 			err[0] = 0;
 		return 0;
 	}
-	errmsg(err, nerr, c.msg, src, c.col);
+	errmsg(err, nerr, errtext(c.err), src, c.col);
 	__builtin_memset(p, 0, sizeof *p);
 	return c.err;
 }

@@ -1,8 +1,9 @@
 /*
- * pred.h: D-style predicates.  A predicate is compiled once, at the
- * control write, into a Prog: plain data, no pointers, fixed size, so
- * it can sit in the shared device and be copied.  A Prog is run only
- * after predvalid() has accepted that very copy.
+ * pred.h: D-style predicates, private to the device (and its tests).
+ * A predicate is compiled once, at the control write, into a Prog
+ * (devtrace.h): plain data, no pointers, fixed size, so it can sit in
+ * the shared device and be copied.  A Prog is run only after
+ * predvalid() has accepted that very copy.
  */
 #ifndef DEVTRACE_PRED_H
 #define DEVTRACE_PRED_H
@@ -10,20 +11,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-typedef struct Prog Prog;
-typedef struct Hit Hit;
+#include "dev/devtrace.h"
 
 enum {
-	Progmax = 128,	/* instructions */
 	Stackmax = 16,	/* evaluation stack depth */
-	Strmax = 64,	/* bytes of string constants */
-};
-
-struct Prog {
-	uint32_t ninst;
-	uint32_t nstr;
-	uint64_t inst[Progmax];	/* encoding private to pred.c and predvm.c */
-	char str[Strmax];
 };
 
 /*
@@ -64,7 +55,7 @@ enum {	/* Ovar operands; term kinds */
 	Nterm,
 };
 
-int	predcompile(const char *src, Prog *p, char *err, size_t nerr);	/* 0, or an E error with a message */
+int	predcompile(const char *src, Prog *p, char *err, size_t nerr);	/* 0, or an error (error.h), its text, source and caret in err */
 int	predcompilestack(const char *src, Prog *p, char *err, size_t nerr);	/* the same, always stack code (tests) */
 int	predterms(Prog *p);	/* a valid stack program as a term table, if it has the shape: 1 if rewritten */
 int	predvalid(const Prog *p);		/* 1 if safe to run */

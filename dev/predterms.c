@@ -2,7 +2,8 @@
  * predterms.c: the term-table form of a compiled predicate (pred.h),
  * made from the stack code pred.c emits, when it has the shape.
  */
-#include "devtrace.h"
+#include "dev/pred.h"
+#include "dev/lib.h"
 
 /*
  * predterms reads the stack code of a whole
@@ -34,8 +35,6 @@ struct Atom {
 	int fail;	/* to[] of the outcome that does not lead to the next atom */
 };
 
-#define Min	((uint64_t)1 << 63)
-
 static Range
 complement(Range r)
 {
@@ -60,22 +59,22 @@ cmprange(int op, uint64_t k)
 
 	switch (op) {
 	case Olt:
-		r.none = k == Min;
-		r.lo = Min;
-		r.w = k - Min - 1;
+		r.none = k == Min64;
+		r.lo = Min64;
+		r.w = k - Min64 - 1;
 		break;
 	case Ole:
-		r.lo = Min;
-		r.w = k - Min;
+		r.lo = Min64;
+		r.w = k - Min64;
 		break;
 	case Ogt:
-		r.none = k == Min - 1;
+		r.none = k == Min64 - 1;
 		r.lo = k + 1;
-		r.w = Min - 1 - k - 1;
+		r.w = Min64 - 1 - k - 1;
 		break;
 	case Oge:
 		r.lo = k;
-		r.w = Min - 1 - k;
+		r.w = Min64 - 1 - k;
 		break;
 	case Oeq:
 		r.lo = k;
@@ -86,12 +85,6 @@ cmprange(int op, uint64_t k)
 		break;
 	}
 	return r;
-}
-
-static uint64_t
-sext(uint64_t a, int bits)
-{
-	return a & (uint64_t)1 << (bits - 1) ? a | ~(uint64_t)0 << bits : a;
 }
 
 /* the atom starting at i, or 0 */

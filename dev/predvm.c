@@ -5,8 +5,9 @@
  * with forward branches only, so a run ends within ninst steps and the
  * stack depth at every instruction is known before the first run.
  */
-#include "devtrace.h"
-#include "host.h"
+#include "dev/pred.h"
+#include "dev/lib.h"
+#include "dev/host.h"
 
 typedef struct Opinfo Opinfo;
 
@@ -284,17 +285,7 @@ var(const Hit *h, uint64_t v)
 	return 0;
 }
 
-/* execname == s; s is NUL-terminated within str */
-static int
-streq(const char *s, const char *name)
-{
-	while (*s != 0 && *s == *name)
-		s++, name++;
-	return *s == *name;
-}
-
-#define Min	((uint64_t)1 << 63)
-#define lt(x, y)	(((x) ^ Min) < ((y) ^ Min))	/* signed, without a conversion */
+#define lt(x, y)	(((x) ^ Min64) < ((y) ^ Min64))	/* signed, without a conversion */
 
 /* the comparison Olt+op, signed */
 static uint64_t
@@ -392,9 +383,6 @@ terms(const uint64_t *in, const Hit *h)
 #undef Term
 #undef Hitvars
 
-#define Lit56(a)	((a) & (uint64_t)1 << 55 ? (a) | ~(uint64_t)0 << 56 : (a))
-#define Lit49(a)	((a) & (uint64_t)1 << 48 ? (a) | ~(uint64_t)0 << 49 : (a))
-
 /*
  * Stack code, direct-threaded: each instruction ends by jumping
  * straight to the next one's code (computed goto, which GCC and clang
@@ -428,7 +416,7 @@ Lret:
 	return *sp != 0;
 Llit:
 	pc++;
-	*++sp = Lit56(A);
+	*++sp = sext(A, 56);
 	Next();
 Llit64:
 	*++sp = pc[1];
@@ -440,12 +428,12 @@ Lvar:
 	Next();
 Lstreq:
 	pc++;
-	*++sp = streq(p->str + A, hostexecname());
+	*++sp = seq(p->str + A, hostexecname())	/* str is NUL-terminated (predvalid) */;
 	Next();
 Lcmpvi:
 	pc++;
 	x = var(h, A & 15);
-	y = Lit49(A >> 7);
+	y = sext(A >> 7, 49);
 	*++sp = cmp(A >> 4 & 7, x, y);
 	Next();
 Ljz:
@@ -488,7 +476,7 @@ Ldiv:
 Lmod:
 	y = sp[0];
 	x = sp[-1];
-	if (y == 0 || (x == Min && y == ~(uint64_t)0))
+	if (y == 0 || (x == Min64 && y == ~(uint64_t)0))
 		return -1;
 	*--sp = (*pc & 0xff) == Odiv ? (uint64_t)((int64_t)x / (int64_t)y) : (uint64_t)((int64_t)x % (int64_t)y);
 	pc++;

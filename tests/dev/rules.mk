@@ -1,6 +1,7 @@
-# tests/dev: the device's unit tests (cmocka) and its stress test, also under ThreadSanitizer.
+# tests/dev: the device's unit tests (cmocka): control, errors (every one of dev/error.h),
+# ring, writers, and its stress test, also under ThreadSanitizer.
 DEVTEST_HOST = $(B)/tests/dev/host.o
-DEVTESTS = ctl ring writer stress
+DEVTESTS = ctl error ring writer stress
 
 $(B)/tests/dev/%: $(B)/tests/dev/%_test.o $(DEVTEST_HOST) $(LIBDEV)
 	$(CC) -o $@ $^ -lcmocka -lpthread

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <cmocka.h>
 
-#include "dev/devtrace.h"
+#include "dev/pred.h"
 #include "tests/pred/fixture.h"
 
 typedef struct Ent Ent;

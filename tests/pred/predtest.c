@@ -12,7 +12,8 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "dev/devtrace.h"
+#include "dev/pred.h"
+#include "dev/error.h"
 #include "tests/pred/fixture.h"
 
 #define nelem(a)	(sizeof(a) / sizeof((a)[0]))
@@ -45,7 +46,7 @@ run(const char *src)
 	return predeval(&p, &hentry);
 }
 
-/* the exact messages: what a user writing tracectl reads */
+/* the exact messages: what a user writing tracectl reads; predcompile names the error, errnum gives its errno */
 static const struct {
 	const char *src;
 	int err;
@@ -103,7 +104,7 @@ compile_errors(void **state)
 	(void)state;
 	for (i = 0; i < nelem(errs); i++) {
 		memset(err, 'x', sizeof err);
-		assert_int_equal(predcompile(errs[i].src, &p, err, sizeof err), errs[i].err);
+		assert_int_equal(errnum(predcompile(errs[i].src, &p, err, sizeof err)), errs[i].err);
 		assert_string_equal(err, errs[i].msg);
 		assert_int_equal(p.ninst, 0);	/* nothing runnable is left behind */
 		assert_int_equal(predvalid(&p), 0);
@@ -147,7 +148,7 @@ long_source(void **state)
 		strcat(src, "arg0+");
 	strcat(src, "nope+arg1");
 	assert_caret(src, 300, 128);
-	assert_int_equal(predcompile(src, &p, err, 128), Einval);
+	assert_int_equal(errnum(predcompile(src, &p, err, 128)), Einval);
 	assert_non_null(strstr(err, "\n  ..."));
 	/* a bad name at the start */
 	memcpy(src, "nope", 4);
@@ -159,13 +160,13 @@ long_source(void **state)
 	assert_caret(src, 150, 128);
 	assert_caret(src, 150, 200);
 	assert_caret(src, 150, Errmax);	/* the device's buffer has room for all of it */
-	assert_int_equal(predcompile(src, &p, err, sizeof err), Einval);
+	assert_int_equal(errnum(predcompile(src, &p, err, sizeof err)), Einval);
 	assert_null(strstr(err, "..."));
 	/* exactly, in a small buffer */
-	assert_int_equal(predcompile("arg0 + arg1 + arg2 + arg3 + pid + tid + nope + depth + ppid + uid", &p, err, 64), Einval);
+	assert_int_equal(errnum(predcompile("arg0 + arg1 + arg2 + arg3 + pid + tid + nope + depth + ppid + uid", &p, err, 64)), Einval);
 	assert_string_equal(err, "unknown variable\n  ... tid + nope + ...\n            ^");
 	/* too small for any of the source: the message alone */
-	assert_int_equal(predcompile("arg0 + arg1 + arg2 + arg3 + pid + tid + nope + depth + ppid + uid", &p, err, 40), Einval);
+	assert_int_equal(errnum(predcompile("arg0 + arg1 + arg2 + arg3 + pid + tid + nope + depth + ppid + uid", &p, err, 40)), Einval);
 	assert_string_equal(err, "unknown variable");
 }
 
@@ -177,10 +178,10 @@ small_buffers(void **state)
 	size_t n;
 
 	(void)state;
-	assert_int_equal(predcompile("arg9", &p, NULL, 0), Einval);
+	assert_int_equal(errnum(predcompile("arg9", &p, NULL, 0)), Einval);
 	for (n = 1; n <= sizeof err; n++) {
 		memset(err, 'x', sizeof err);
-		assert_int_equal(predcompile("arg9 > 1", &p, err, n), Einval);
+		assert_int_equal(errnum(predcompile("arg9 > 1", &p, err, n)), Einval);
 		assert_int_equal(strlen(err), n - 1 < 16 ? n - 1 : 16);
 		assert_memory_equal(err, "unknown variable", n - 1);
 	}
@@ -220,52 +221,52 @@ too_big(void **state)
 	compile(src, &p);
 	assert_int_equal(p.ninst, Progmax);
 	strcat(src, "+arg0");
-	assert_int_equal(predcompile(src, &p, err, sizeof err), E2big);
+	assert_int_equal(errnum(predcompile(src, &p, err, sizeof err)), E2big);
 	assert_memory_equal(err, "program too long\n", 17);
 	/* big literals take two words */
 	src[0] = 0;
 	for (i = 0; i < 43; i++)
 		strcat(src, i ? "+0x7fffffffffffffff" : "0x7fffffffffffffff");
-	assert_int_equal(predcompile(src, &p, err, sizeof err), E2big);
+	assert_int_equal(errnum(predcompile(src, &p, err, sizeof err)), E2big);
 	assert_memory_equal(err, "program too long\n", 17);
 
 	/* 1+(1+(...(1+1)...)) holds one value a term: 16 fit, 17 do not */
 	nested(src, "1+(", 14, "1+1", ")");
 	assert_int_equal(run(src), 1);
 	nested(src, "1+(", 15, "1+1", ")");
-	assert_int_equal(predcompile(src, &p, err, sizeof err), E2big);
+	assert_int_equal(errnum(predcompile(src, &p, err, sizeof err)), E2big);
 	assert_memory_equal(err, "expression too deep\n", 20);
 	/* parentheses alone nest 15 deep (16 with the whole), no more */
 	nested(src, "(", 15, "1", ")");
 	assert_int_equal(run(src), 1);
 	nested(src, "(", 16, "1", ")");
-	assert_int_equal(predcompile(src, &p, err, sizeof err), E2big);
+	assert_int_equal(errnum(predcompile(src, &p, err, sizeof err)), E2big);
 	assert_memory_equal(err, "expression too deep\n", 20);
 	/* 16 unary operators in a row, no more */
 	nested(src, "-", 16, "1", "");
 	assert_int_equal(run(src), 1);
 	nested(src, "-", 17, "1", "");
-	assert_int_equal(predcompile(src, &p, err, sizeof err), E2big);
+	assert_int_equal(errnum(predcompile(src, &p, err, sizeof err)), E2big);
 
 	/* strings share Strmax bytes, NULs included */
 	strcpy(src, "execname == \"0123456789012345678901234567890\" || execname == \"0123456789012345678901234567890\"");
 	compile(src, &p);
 	assert_int_equal(p.nstr, Strmax);
 	strcpy(src, "execname == \"0123456789012345678901234567890\" || execname == \"01234567890123456789012345678901\"");
-	assert_int_equal(predcompile(src, &p, err, sizeof err), E2big);
+	assert_int_equal(errnum(predcompile(src, &p, err, sizeof err)), E2big);
 	assert_memory_equal(err, "strings too long\n", 17);
 	/* a source longer than any control line is refused whole */
 	big = malloc(70000);
 	assert_non_null(big);
 	memset(big, ' ', 69998);
 	strcpy(big + 69998, "1");
-	assert_int_equal(predcompile(big, &p, err, sizeof err), E2big);
+	assert_int_equal(errnum(predcompile(big, &p, err, sizeof err)), E2big);
 	assert_memory_equal(err, "expression too long\n", 20);
 	free(big);
 	/* found by fuzz_pred: an empty string when the others filled all but its NUL */
-	assert_int_equal(predcompile("execname == \"012345678901234567890123456789012345678901234567890123456789012\" || execname == \"\"", &p, err, sizeof err), E2big);
+	assert_int_equal(errnum(predcompile("execname == \"012345678901234567890123456789012345678901234567890123456789012\" || execname == \"\"", &p, err, sizeof err)), E2big);
 	assert_memory_equal(err, "strings too long\n", 17);
-	assert_int_equal(predcompile("!\"###############################################################\"\"\"", &p, err, sizeof err), E2big);
+	assert_int_equal(errnum(predcompile("!\"###############################################################\"\"\"", &p, err, sizeof err)), E2big);
 }
 
 static void

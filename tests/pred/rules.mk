@@ -3,10 +3,10 @@
 #                   (hundreds of expressions against the C++ compiler's answers)
 #   check-predfuzz  libFuzzer with ASan and UBSan for PREDFUZZ_TIME seconds
 #   fuzz-pred       the same for PREDFUZZ_LONG seconds
-# The tests link the two predicate objects, not all of libdev.
+# The tests link the predicate objects and the two they need (error, lib), not all of libdev.
 
 PRED_B = $(B)/tests/pred
-PRED_DEV = $(B)/dev/pred.o $(B)/dev/predterms.o $(B)/dev/predvm.o
+PRED_DEV = $(B)/dev/pred.o $(B)/dev/predterms.o $(B)/dev/predvm.o $(B)/dev/error.o $(B)/dev/lib.o
 # random expressions in the table, besides those of cases.txt
 PRED_NRAND = 1500
 # random && || ! trees of single tests: the term tables' shape
@@ -46,8 +46,8 @@ check-pred: $(PRED_B)/predtest $(PRED_B)/predtab
 		> $(B)/tap/pred.tap 2> $(B)/tap/pred.err || true
 
 # the fuzzer compiles the predicate sources itself, with clang and the sanitizers
-PRED_FUZZ_SRC = tests/pred/fuzz_pred.c tests/pred/host.c dev/pred.c dev/predterms.c dev/predvm.c
-$(PRED_B)/fuzz_pred: $(PRED_FUZZ_SRC) dev/pred.h dev/devtrace.h dev/host.h tests/pred/fixture.h
+PRED_FUZZ_SRC = tests/pred/fuzz_pred.c tests/pred/host.c dev/pred.c dev/predterms.c dev/predvm.c dev/error.c dev/lib.c
+$(PRED_B)/fuzz_pred: $(PRED_FUZZ_SRC) dev/pred.h dev/devtrace.h dev/dat.h dev/error.h dev/lib.h dev/host.h tests/pred/fixture.h
 	@mkdir -p $(dir $@)
 	$(FUZZCC) -std=c11 -g -O1 -Wall -Wextra -I. -fsanitize=fuzzer,address,undefined \
 		-fno-sanitize-recover=all -o $@ $(PRED_FUZZ_SRC)

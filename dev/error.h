@@ -1,0 +1,75 @@
+/*
+ * error.h: every refusal of the device, named once with its errno and
+ * its text (as Plan 9's port/error.h, or Linux's X-macro tables): the
+ * code returns a name, and the errno and the text come from this table,
+ * so a reason is typed in one place and its errno cannot drift from it.
+ * X(name, errno, text); the errnos are devtrace.h's (Linux's values).
+ */
+#ifndef DEVTRACE_ERROR_H
+#define DEVTRACE_ERROR_H
+
+#include "dev/devtrace.h"
+
+#define ERRORS(X) \
+	/* a control write */ \
+	X(Errempty,	Einval,	"empty command") \
+	X(Errlinelong,	E2big,	"line too long") \
+	X(Errbadchar,	Einval,	"bad character in command") \
+	X(Errunknown,	Einval,	"unknown command") \
+	X(Errnargs,	Einval,	"wrong number of arguments") \
+	/* trace */ \
+	X(Errnotrace,	Enoent,	"no such trace") \
+	X(Errtracecmd,	Einval,	"bad trace command") \
+	X(Erraddr,	Einval,	"bad address") \
+	X(Errname,	Einval,	"bad trace name") \
+	X(Errexists,	Eexist,	"trace exists") \
+	X(Errrange,	Einval,	"empty or reversed range") \
+	X(Errglob,	Einval,	"pattern too long")	/* EINVAL, not E2BIG: as it always was */ \
+	X(Erroverlap,	Eexist,	"range overlaps trace") \
+	X(Errntrace,	Enospc,	"too many traces") \
+	X(Errpredform,	Einval,	"predicate must be /expression/") \
+	X(Errpredlong,	E2big,	"predicate too long") \
+	/* size, logsize, testtracein, watch, open */ \
+	X(Errsize,	Einval,	"bad size") \
+	X(Errsizerange,	Einval,	"size out of range") \
+	X(Errarg,	Einval,	"bad argument") \
+	X(Errpid,	Einval,	"bad pid") \
+	X(Errnwatch,	Enospc,	"too many watches") \
+	X(Errnreader,	Enospc,	"too many readers") \
+	/* the predicate compiler (pred.c) */ \
+	X(Errexprlong,	E2big,	"expression too long") \
+	X(Errnumlarge,	Einval,	"number too large") \
+	X(Errnumber,	Einval,	"bad number") \
+	X(Errcharconst,	Einval,	"bad character constant") \
+	X(Errunterm,	Einval,	"unterminated string") \
+	X(Errstrnul,	Einval,	"NUL in string") \
+	X(Errstring,	Einval,	"bad string") \
+	X(Errstrlong,	E2big,	"strings too long") \
+	X(Errchar,	Einval,	"bad character") \
+	X(Errproglong,	E2big,	"program too long") \
+	X(Errdeep,	E2big,	"expression too deep") \
+	X(Errstrnum,	Einval,	"string used as a number") \
+	X(Errvar,	Einval,	"unknown variable") \
+	X(Errexpr,	Einval,	"expression expected") \
+	X(Errrparen,	Einval,	"')' expected") \
+	X(Errstrcmp,	Einval,	"string compared with a number") \
+	X(Errexeccmp,	Einval,	"compare execname with a string") \
+	X(Errcolon,	Einval,	"':' expected") \
+	X(Errunbal,	Einval,	"unbalanced ')'") \
+	X(Erroperator,	Einval,	"operator expected") \
+	X(Errbadprog,	Einval,	"internal error: program refused")	/* a compiler bug: no input provokes it */ \
+	X(Errbadterms,	Einval,	"internal error: term table refused")	/* likewise */
+
+/* the names: 0 is no error */
+enum {
+	Errnone,
+#define X(name, no, text)	name,
+	ERRORS(X)
+#undef X
+	Nerror,
+};
+
+int	errnum(int e);		/* its errno; 0 for Errnone */
+const char	*errtext(int e);	/* its text; "" for Errnone */
+
+#endif

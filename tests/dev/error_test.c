@@ -1,0 +1,214 @@
+/*
+ * error_test.c: every error of dev/error.h's table.  For each, what
+ * provokes it, and that the refusal carries exactly the table's errno
+ * and text (after the command's name); the texts are unique, so a text
+ * says which error it was.  Each case runs on a fresh device holding
+ * one trace, "old", on 1000-2000.
+ */
+#include "tests/dev/util.h"
+#include "dev/error.h"
+
+enum {
+	Viactl = 1,	/* a control write */
+	Viareader,	/* opening the trace file once too often */
+	Viacompiler,	/* only predcompile: no control line is long enough */
+	Vianone,	/* a compiler bug: nothing provokes it */
+};
+
+static const struct {
+	int via;
+	int no;			/* the errno users see (EINVAL 22, E2BIG 7, EEXIST 17, ENOENT 2, ENOSPC 28) */
+	const char *cmd;	/* the name before the text, or nil */
+	const char *line;	/* what provokes it; a %d line is written n times first */
+	const char *fill;
+	int n;
+} cases[Nerror] = {
+	[Errempty] = { Viactl, Einval, 0, "" },
+	[Errlinelong] = { Viactl, E2big, 0, "LONGLINE" },
+	[Errbadchar] = { Viactl, Einval, 0, "start\001" },
+	[Errunknown] = { Viactl, Einval, "bogus", "bogus" },
+	[Errnargs] = { Viactl, Einval, "start", "start now" },
+	[Errnotrace] = { Viactl, Enoent, "trace", "trace nosuch on" },
+	[Errtracecmd] = { Viactl, Einval, "trace", "trace old bogus" },
+	[Erraddr] = { Viactl, Einval, "trace", "trace g00 3000 new x" },
+	[Errname] = { Viactl, Einval, "trace", "trace 3000 4000 new 9x" },
+	[Errexists] = { Viactl, Eexist, "trace", "trace 3000 4000 new old" },
+	[Errrange] = { Viactl, Einval, "trace", "trace 3000 2000 new x" },
+	[Errglob] = { Viactl, Einval, "trace",	/* EINVAL, not E2BIG: it always was */
+		"trace aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa* new x" },
+	[Erroverlap] = { Viactl, Eexist, "trace", "trace 1800 1900 new x" },
+	[Errntrace] = { Viactl, Enospc, "trace", "trace 9990000 9990001 new last",
+		"trace %d0000 %d0001 new t%d", Ntrace - 1 },
+	[Errpredform] = { Viactl, Einval, "trace", "trace old pred arg0" },
+	[Errpredlong] = { Viactl, E2big, "trace", "LONGPRED" },
+	[Errsize] = { Viactl, Einval, "size", "size x" },
+	[Errsizerange] = { Viactl, Einval, "size", "size 99" },
+	[Errarg] = { Viactl, Einval, "testtracein", "testtracein 1000 1 2 3 q" },
+	[Errpid] = { Viactl, Einval, "watch", "watch -1" },
+	[Errnwatch] = { Viactl, Enospc, "watch", "watch 99", "watch %d", Nwatch },
+	[Errnreader] = { Viareader, Enospc, "open trace" },
+	[Errexprlong] = { Viacompiler, E2big },
+	[Errnumlarge] = { Viactl, Einval, "trace", "trace old pred /99999999999999999999999/" },
+	[Errnumber] = { Viactl, Einval, "trace", "trace old pred /0x/" },
+	[Errcharconst] = { Viactl, Einval, "trace", "trace old pred /'ab' == 1/" },
+	[Errunterm] = { Viactl, Einval, "trace", "trace old pred /execname == \"abc/" },
+	[Errstrnul] = { Viactl, Einval, "trace", "trace old pred /execname == \"\\0\"/" },
+	[Errstring] = { Viactl, Einval, "trace", "trace old pred /execname == \"\\q\"/" },
+	[Errstrlong] = { Viactl, E2big, "trace",
+		"trace old pred /execname == \"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\"/" },
+	[Errchar] = { Viactl, Einval, "trace", "trace old pred /arg0 @ 1/" },
+	[Errproglong] = { Viactl, E2big, "trace", "LONGPROG" },
+	[Errdeep] = { Viactl, E2big, "trace", "trace old pred /((((((((((((((((((1))))))))))))))))))/" },
+	[Errstrnum] = { Viactl, Einval, "trace", "trace old pred /execname + 1/" },
+	[Errvar] = { Viactl, Einval, "trace", "trace old pred /arg9 > 3/" },
+	[Errexpr] = { Viactl, Einval, "trace", "trace old pred /arg0 > /" },
+	[Errrparen] = { Viactl, Einval, "trace", "trace old pred /(arg0/" },
+	[Errstrcmp] = { Viactl, Einval, "trace", "trace old pred /execname == 1/" },
+	[Errexeccmp] = { Viactl, Einval, "trace", "trace old pred /execname == execname/" },
+	[Errcolon] = { Viactl, Einval, "trace", "trace old pred /arg0 ? 1 2/" },
+	[Errunbal] = { Viactl, Einval, "trace", "trace old pred /arg0)/" },
+	[Erroperator] = { Viactl, Einval, "trace", "trace old pred /arg0 arg1/" },
+	[Errbadprog] = { Vianone },
+	[Errbadterms] = { Vianone },
+};
+
+/* the long lines, made here rather than typed */
+static const char *
+line(const char *l, char *buf, size_t n)
+{
+	size_t i;
+
+	if (strcmp(l, "LONGLINE") == 0) {	/* one byte over Linemax */
+		memset(buf, 'x', Linemax + 1);
+		buf[Linemax + 1] = 0;
+	} else if (strcmp(l, "LONGPRED") == 0) {	/* a source of Predmax bytes */
+		snprintf(buf, n, "trace old pred /%0*d/", Predmax, 1);
+	} else if (strcmp(l, "LONGPROG") == 0) {	/* 201 instructions, Progmax is 128 */
+		strcpy(buf, "trace old pred /arg0");
+		for (i = 0; i < 100; i++)
+			strcat(buf, "+arg0");
+		strcat(buf, "/");
+	} else
+		return l;
+	assert_true(strlen(buf) < n);
+	return buf;
+}
+
+/* the first line of s */
+static const char *
+first(const char *s)
+{
+	static char buf[Errmax];
+	size_t n = strcspn(s, "\n");
+
+	assert_true(n < sizeof buf);
+	memcpy(buf, s, n);
+	buf[n] = 0;
+	return buf;
+}
+
+/* err provoked, its errno returned: the text is the table's, after the command's name */
+static void
+check(int err, int no, const char *cmd, const char *got)
+{
+	char want[Errmax];
+
+	snprintf(want, sizeof want, "%s%s%s", cmd ? cmd : "", cmd ? ": " : "", errtext(err));
+	assert_int_equal(no, cases[err].no);
+	assert_int_equal(no, errnum(err));
+	assert_string_equal(first(got), want);
+}
+
+static void
+test_every_error(void **unused)
+{
+	char buf[2 * Linemax], fill[64];
+	const char *l;
+	Dev *d;
+	int e, i, no;
+
+	(void)unused;
+	for (e = Errnone + 1; e < Nerror; e++) {
+		print_message("error %d: %s\n", e, errtext(e));
+		assert_int_not_equal(cases[e].via, 0);	/* a new error needs a case here */
+		if (cases[e].via != Viactl && cases[e].via != Viareader)
+			continue;
+		d = newdev(16);
+		assert_int_equal(ctl(d, "trace 1000 2000 new old"), 0);
+		for (i = 1; i <= cases[e].n; i++) {
+			snprintf(fill, sizeof fill, cases[e].fill, i, i, i);
+			assert_int_equal(ctl(d, fill), 0);
+		}
+		if (cases[e].via == Viareader) {
+			for (i = 1; i <= Nreader; i++)
+				assert_int_equal(devreader(d, 100 + i, 1), 0);
+			no = devreader(d, 200, 1);
+		} else {
+			l = line(cases[e].line, buf, sizeof buf);
+			no = devctl(d, l, strlen(l), 42);
+		}
+		check(e, no, cases[e].cmd, deverr(d));
+		free(d);
+	}
+}
+
+/* no control line reaches the compiler's own limit on a source's length */
+static void
+test_expression_too_long(void **unused)
+{
+	static char src[1 << 17];
+	char err[256];
+	Prog p;
+
+	(void)unused;
+	assert_true(Predmax < Linemax);	/* a pred line is cut by Linemax, its source by Predmax */
+	memset(src, '1', sizeof src - 1);
+	assert_int_equal(predcompile(src, &p, err, sizeof err), Errexprlong);
+	check(Errexprlong, errnum(Errexprlong), 0, err);
+}
+
+/* only the compiler's own checks of its output are out of reach */
+static void
+test_unreachable(void **unused)
+{
+	int e, n = 0;
+
+	(void)unused;
+	for (e = Errnone + 1; e < Nerror; e++)
+		if (cases[e].via == Vianone) {
+			assert_true(e == Errbadprog || e == Errbadterms);
+			assert_memory_equal(errtext(e), "internal error: ", 16);
+			n++;
+		}
+	assert_int_equal(n, 2);
+}
+
+static void
+test_texts_unique(void **unused)
+{
+	int i, j;
+
+	(void)unused;
+	assert_int_equal(errnum(Errnone), 0);
+	assert_string_equal(errtext(Errnone), "");
+	for (i = Errnone + 1; i < Nerror; i++) {
+		assert_true(strlen(errtext(i)) > 0);
+		assert_null(strchr(errtext(i), '\n'));
+		for (j = i + 1; j < Nerror; j++)
+			if (strcmp(errtext(i), errtext(j)) == 0)
+				fail_msg("errors %d and %d share the text \"%s\"", i, j, errtext(i));
+	}
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_every_error),
+		cmocka_unit_test(test_expression_too_long),
+		cmocka_unit_test(test_unreachable),
+		cmocka_unit_test(test_texts_unique),
+	};
+
+	return cmocka_run_group_tests(tests, 0, 0);
+}
