@@ -48,11 +48,12 @@ struct Run {
 
 static volatile sig_atomic_t child;
 
+#define Usage "usage: devtrace run [-t GLOB ...] [-p EXPR] [-o FILE] [-v] [--] prog [arg ...]\n"
+
 static void
 usage(FILE *f)
 {
-	fprintf(f,
-"usage: devtrace run [-t GLOB ...] [-p EXPR] [-o FILE] [-v] [--] prog [arg ...]\n"
+	fprintf(f, Usage
 "Run prog attached to the device (LD_PRELOAD of lib/libdevtrace.so beside\n"
 "this binary).  Without options it only does that: it starts a server if\n"
 "none runs, leaves it running, and execs prog, which keeps devtrace's pid.\n"
@@ -247,6 +248,19 @@ showline(Run *r, const char *line)
 	fprintf(stderr, "' > %s/tracectl\n", r->dir);
 }
 
+/* a predicate's error is three lines, the reason, the text and a caret: made one */
+static void
+oneline(char *err)
+{
+	char *text, *caret, *end;
+
+	if ((text = strchr(err, '\n')) == NULL)
+		return;
+	*text++ = 0;
+	if ((caret = strchr(text, '\n')) != NULL && (end = strchr(++caret, '^')) != NULL && caret[0] == ' ' && caret[1] == ' ')
+		snprintf(err + strlen(err), Errmax - strlen(err), " at column %d", (int)(end - caret) - 1);
+}
+
 /* one line to tracectl, as echo would write it; 0, else the device's errno */
 static int
 ctl(Run *r, const char *line, int quiet)
@@ -265,6 +279,8 @@ ctl(Run *r, const char *line, int quiet)
 	r->err[0] = 0;
 	if ((e = shmctl(r->s, buf, n, getpid(), r->err, sizeof r->err)) != 0 && r->err[0] == 0)
 		snprintf(r->err, sizeof r->err, "%s", strerror(e));
+	if (e != 0)
+		oneline(r->err);
 	if (e != 0 && !quiet)
 		fprintf(stderr, "devtrace run: %s\n", r->err);
 	return e;
@@ -310,8 +326,11 @@ mktraces(Run *r)
 				fprintf(stderr, "devtrace run: -p: predicate too long\n");
 				return -1;
 			}
-			if (ctl(r, line, 0) != 0)
+			if (ctl(r, line, 1) != 0) {
+				fprintf(stderr, "devtrace run: -p '%s': %s\n", r->pred,
+					strncmp(r->err, "trace: ", 7) == 0 ? r->err + 7 : r->err);
 				return -1;
+			}
 		}
 		snprintf(line, sizeof line, "trace %s on", r->name[i]);
 		if (ctl(r, line, 0) != 0)
@@ -673,13 +692,13 @@ xrun(Cmd *c, int argc, char **argv)
 				fprintf(stderr, "devtrace run: unknown option -%c\n", optopt);
 			else
 				fprintf(stderr, "devtrace run: unknown option %s\n", argv[optind - 1]);
-			usage(stderr);
+			fprintf(stderr, "%s", Usage);
 			return 2;
 		}
 	}
 	if (optind >= argc) {
 		fprintf(stderr, "devtrace run: no program to run\n");
-		usage(stderr);
+		fprintf(stderr, "%s", Usage);
 		return 2;
 	}
 	r->dir = strdup(absdir(devdir()));

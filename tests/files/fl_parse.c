@@ -39,10 +39,11 @@ parse_expr(long at)
 	return v;
 }
 
-__attribute__((noinline)) void
+__attribute__((noinline)) long
 print_value(long v)
 {
 	printf("%ld\n", v);
+	return v;
 }
 
 int
