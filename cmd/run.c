@@ -44,6 +44,7 @@ struct Run {
 	int started;		/* the device was stopped: run wrote start */
 	int own;		/* no server ran: run started one */
 	char err[Errmax];	/* the device's reason for the last refusal */
+	int werr;		/* writing the records failed */
 };
 
 static volatile sig_atomic_t child;
@@ -401,10 +402,9 @@ runprog(Run *r, Reader *rd, int fd, char **argv)
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
 	for (;;) {
-		if (drain(r, rd, fd, ~0ULL) < 0) {
+		/* on a write error go on: prog still runs, the clean-up still follows */
+		if (drain(r, rd, fd, ~0ULL) < 0 && !r->werr++)
 			fprintf(stderr, "devtrace run: writing the records: %s\n", strerror(errno));
-			r->out = NULL;	/* go on: prog still runs, the clean-up still follows */
-		}
 		if ((rc = waitpid(pid, &st, WNOHANG)) == pid)
 			break;
 		if (rc < 0 && errno != EINTR) {
@@ -424,7 +424,6 @@ static int
 undo(Run *r, Reader *rd, int fd)
 {
 	char line[64];
-	long long got;
 	int i, rc = 0;
 
 	if (r->started && ctl(r, "stop", 0) != 0)
@@ -435,10 +434,10 @@ undo(Run *r, Reader *rd, int fd)
 			rc = 1;
 	}
 	/* what is queued now, and the rest of a record a read split */
-	if (fd >= 0 && (got = drain(r, rd, fd, counter(state(r), "queued") * Reclen + (rd->len - rd->off))) < 0) {
+	if (fd >= 0 && drain(r, rd, fd, counter(state(r), "queued") * Reclen + (rd->len - rd->off)) < 0 && !r->werr++)
 		fprintf(stderr, "devtrace run: writing the records: %s\n", strerror(errno));
+	if (r->werr)
 		rc = 1;
-	}
 	shmreader(r->s, getpid(), 0);
 	return rc;
 }
@@ -451,8 +450,18 @@ nomatch(Run *r, const char *syms, off_t off)
 	int i, rc = 0, *hit;
 	FILE *f;
 
-	if ((hit = calloc(r->nglob + 1, sizeof *hit)) == NULL || (f = fopen(syms, "r")) == NULL)
+	if (r->nglob == 0)
 		return 0;
+	if ((f = fopen(syms, "r")) == NULL || fseeko(f, 0, SEEK_END) != 0 || ftello(f) <= off) {
+		fprintf(stderr, "devtrace run: the program wrote no symbols: was it built with devtrace-cc?\n");
+		if (f)
+			fclose(f);
+		return 1;
+	}
+	if ((hit = calloc(r->nglob, sizeof *hit)) == NULL) {
+		fclose(f);
+		return 0;
+	}
 	fseeko(f, off, SEEK_SET);
 	while (fgets(line, sizeof line, f))
 		if (sscanf(line, "%*s %4095s", name) == 1)
@@ -461,7 +470,7 @@ nomatch(Run *r, const char *syms, off_t off)
 	fclose(f);
 	for (i = 0; i < r->nglob; i++)
 		if (!hit[i]) {
-			fprintf(stderr, "devtrace run: -t '%s': no function of %s matched\n", r->glob[i], "the program");
+			fprintf(stderr, "devtrace run: -t '%s': no function of the program matched\n", r->glob[i]);
 			rc = 1;
 		}
 	free(hit);
@@ -568,13 +577,14 @@ session(Run *r, char **argv)
 	if (preload(r->dir) < 0)
 		return 1;
 	if (r->out) {
-		if ((fd = open(r->out, O_WRONLY|O_CREAT|O_TRUNC, 0666)) < 0) {
+		/* close-on-exec: neither prog nor the server inherits it */
+		if ((fd = open(r->out, O_WRONLY|O_CREAT|O_TRUNC|O_CLOEXEC, 0666)) < 0) {
 			fprintf(stderr, "devtrace run: %s: %s\n", r->out, strerror(errno));
 			return 1;
 		}
 	} else {
 		snprintf(tmp, sizeof tmp, "%s/devtrace-run.XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-		if ((fd = mkstemp(tmp)) < 0) {
+		if ((fd = mkostemp(tmp, O_CLOEXEC)) < 0) {
 			fprintf(stderr, "devtrace run: %s: %s\n", tmp, strerror(errno));
 			return 1;
 		}

@@ -219,6 +219,11 @@ setup_of() {
 	run devtrace run -t 'parse_*' -- "$X/fl_parse"
 	assert_failure 2
 	assert_line --index 0 "usage: fl_parse expr [status]"
+	# a signal ends it: 128 + the signal, as a shell tells it
+	run --separate-stderr devtrace run -v -- sh -c 'kill -TERM $$'
+	assert_failure 143
+	assert_equal "$stderr" "# echo 'start' > $D/tracectl
+# echo 'stop' > $D/tracectl"
 }
 
 @test "run's errors: one line, a status that is not 0, and nothing left behind" {
@@ -243,6 +248,9 @@ setup_of() {
 	run --separate-stderr devtrace run -t 'zz*' -t 'parse_n*' -- "$X/fl_parse" 1
 	assert_failure 1
 	assert_equal "$stderr" "devtrace run: -t 'zz*': no function of the program matched"
+	run --separate-stderr devtrace run -t 'parse_*' -- sh -c 'exit 0'
+	assert_failure 1
+	assert_equal "$stderr" "devtrace run: the program wrote no symbols: was it built with devtrace-cc?"
 	run --separate-stderr devtrace run -p 'depth' -- "$X/fl_parse" 1
 	assert_failure 2
 	assert_equal "$stderr" "devtrace run: -p needs a -t to attach it to"
