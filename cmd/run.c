@@ -609,23 +609,17 @@ session(Run *r, char **argv)
 	memset(&rd, 0, sizeof rd);
 	st = state(r);
 	lost = counter(st, "lost");
-	if (mktraces(r) < 0) {
-		undo(r, &rd, -1);
-		rc = 1;
-		goto done;
-	}
+	if (mktraces(r) < 0)
+		goto undo;
 	if (hasline(state(r), "stop")) {
-		if (ctl(r, "start", 0) != 0) {
-			undo(r, &rd, -1);
-			rc = 1;
-			goto done;
-		}
+		if (ctl(r, "start", 0) != 0)
+			goto undo;
 		r->started = 1;
 	}
 	rc = runprog(r, &rd, fd, argv);
 	bad = undo(r, &rd, fd);
 	if ((lost = counter(state(r), "lost") - lost) > 0)
-		fprintf(stderr, "devtrace run: %llu records lost while prog ran (the device's counter #lost)\n", lost);
+		fprintf(stderr, "devtrace run: %llu records lost while the program ran (the device's #lost)\n", lost);
 	if (close(fd) < 0) {
 		fprintf(stderr, "devtrace run: %s: %s\n", r->out ? r->out : tmp, strerror(errno));
 		bad = 1;
@@ -644,9 +638,10 @@ session(Run *r, char **argv)
 	bad |= nomatch(r, syms, symoff);
 	if (rc == 0 && bad)
 		rc = 1;
-done:
 	stopown(r);
 	return rc;
+undo:
+	undo(r, &rd, -1);
 out:
 	if (fd >= 0)
 		close(fd);
