@@ -221,17 +221,21 @@ hasline(const char *st, const char *line)
 	return 0;
 }
 
-/* a trace of that name: its "trace NAME on|off" ... lines start so; "trace NAME pred" too */
+/* a trace of that name: every trace has its line "trace ... new NAME" */
 static int
 nametaken(const char *st, const char *name)
 {
-	char line[64];
+	char want[Namelen + 8];
+	const char *p, *e;
+	size_t n;
 
-	snprintf(line, sizeof line, "trace %s on", name);
-	if (hasline(st, line))
-		return 1;
-	snprintf(line, sizeof line, "trace %s off", name);
-	return hasline(st, line);
+	n = snprintf(want, sizeof want, " new %s", name);
+	for (p = st; *p; p = *e ? e + 1 : e) {
+		e = p + strcspn(p, "\n");
+		if (strncmp(p, "trace ", 6) == 0 && (size_t)(e - p) > n && strncmp(e - n, want, n) == 0)
+			return 1;
+	}
+	return 0;
 }
 
 /* a shell word, for -v: the line inside single quotes */

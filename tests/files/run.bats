@@ -168,11 +168,10 @@ setup_of() {
 	ctl 'trace 7f0000000000 7f0000001000 new r'
 	ctl 'trace r on'
 	ctl "trace zz* new run1"
-	ctl 'trace run1 on'
 	setup_of > "$O/before"
 	run --separate-stderr devtrace run -v -t 'parse_e*' -- "$X/fl_parse" 1
 	assert_success
-	# run1 is taken: the session's trace is run2, and only run2 is removed
+	# run1 is taken (off, so the state has only its new line): the session's trace is run2, and only run2 is removed
 	run printf '%s\n' "$stderr"
 	assert_line --index 0 "# echo 'trace parse_e* new run2' > $D/tracectl"
 	assert_line --index -1 "# echo 'trace run2 remove' > $D/tracectl"
