@@ -14,4 +14,9 @@ int	running(int pid, const char *comm);	/* pid exists, is no zombie, and runs co
 char	*absdir(const char *dir);	/* dir made absolute, as shmpath does it; static buffer */
 char	*bindir(void);			/* the directory this binary is in; static buffer */
 uint32_t	tgidof(uint32_t tid);	/* a thread's process, from /proc */
+
+/* devtrace's commands: the table is devtrace.c's */
+typedef struct Cmd Cmd;
+int	spawn(char **args, int nargs);	/* devtraced from beside this binary, with args; its exit status */
+int	xrun(Cmd *c, int argc, char **argv);	/* devtrace run: run.c */
 #endif

@@ -124,7 +124,7 @@ writeall(const char *buf, size_t n)
 }
 
 /* devtraced from beside this binary, with args; its exit status */
-static int
+int
 spawn(char **args, int nargs)
 {
 	char path[PATH_MAX], **av;
@@ -151,40 +151,6 @@ spawn(char **args, int nargs)
 		if (errno != EINTR)
 			return 1;
 	return WIFEXITED(st) ? WEXITSTATUS(st) : 1;
-}
-
-static int
-xrun(Cmd *c, int argc, char **argv)
-{
-	char lib[PATH_MAX], want[PATH_MAX], *old, *env;
-
-	while (nextopt(c, argc, argv, "+") != -1)
-		;
-	if (optind >= argc) {
-		fprintf(stderr, "devtrace run: no program to run\n");
-		cmdusage(c, stderr);
-		return 2;
-	}
-	snprintf(want, sizeof want, "%s/../lib/libdevtrace.so", bindir());
-	if (realpath(want, lib) == NULL) {
-		fprintf(stderr, "devtrace: no runtime library %s: %s\n", want, strerror(errno));
-		return 1;
-	}
-	/* two runs at once may race to start it: the loser finds the winner's */
-	if (livepid(dir) == 0 && spawn(NULL, 0) != 0 && livepid(dir) == 0)
-		return 1;
-	old = getenv("LD_PRELOAD");
-	if (old && *old && strstr(old, lib) == NULL) {
-		if ((env = malloc(strlen(lib) + strlen(old) + 2)) == NULL)
-			return 1;
-		sprintf(env, "%s:%s", lib, old);
-	} else
-		env = old && *old ? old : lib;
-	setenv("LD_PRELOAD", env, 1);
-	setenv("DEVTRACE_DIR", dir, 1);
-	execvp(argv[optind], argv + optind);
-	fprintf(stderr, "devtrace: %s: %s\n", argv[optind], strerror(errno));
-	return 127;
 }
 
 static int
@@ -376,7 +342,7 @@ xstop(Cmd *c, int argc, char **argv)
 }
 
 static Cmd cmds[] = {
-	{ "run", xrun, "[--] prog [arg ...]", "run prog attached to the device (LD_PRELOAD), starting a server if none runs" },
+	{ "run", xrun, "[-tpov] [--] prog ...", "run prog attached to the device (LD_PRELOAD), starting a server if none runs; -t glob: a whole session, printing the call flow" },
 	{ "ctl", xctl, "[command ...]", "write a command line, the arguments or standard input, as echo ... > tracectl does" },
 	{ "cat", xcat, "[-f]", "print the queued records, consuming them, as cat trace does; -f, --follow: wait for more" },
 	{ "state", xstate, "", "print the device's state, as cat tracectl does" },

@@ -1,0 +1,286 @@
+#!/usr/bin/env bats
+# devtrace run with options: a whole session in one command, as
+# uftrace record; uftrace replay is.  fl_parse's parse_* functions nest
+# three deep; the flow's first 35 columns (tid, time, duration) vary
+# from run to run, so the tests compare what follows them.
+load helper
+
+setup_file() {
+	[ -e "$ROOT/lib/libdevtrace.so" ] || return 0
+	"$ROOT/bin/devtrace-cc" -O0 -g -o "$BATS_FILE_TMPDIR/fl_parse" "$BATS_TEST_DIRNAME/fl_parse.c"
+}
+
+needlib() {
+	[ -e "$ROOT/lib/libdevtrace.so" ] || skip "needs lib/libdevtrace.so"
+	X=$BATS_FILE_TMPDIR
+	O=$BATS_TEST_TMPDIR
+}
+
+# the flow without the columns that vary
+calls() {
+	cut -c36- "$1"
+}
+
+# the set-up part of the state: commands, not counters
+setup_of() {
+	devtrace state | grep -v '^#'
+}
+
+@test "run -t GLOB prints the program's output, then the call flow of the matching functions" {
+	needlib
+	run devtrace run -t 'parse_*' -- "$X/fl_parse" '1+2*3'
+	assert_success
+	printf '%s\n' "$output" > "$O/out"
+	run calls "$O/out"
+	assert_output - <<-'END'
+
+	FUNCTION
+	-> parse_expr
+	  -> parse_term
+	    -> parse_num
+	    <- parse_num
+	  <- parse_term
+	  -> parse_term
+	    -> parse_num
+	    <- parse_num
+	    -> parse_num
+	    <- parse_num
+	  <- parse_term
+	<- parse_expr
+	END
+	run head -1 "$O/out"
+	assert_output 7
+	# one thread: every line of the flow has the program's pid
+	run awk 'NR > 2 { print $1 }' "$O/out"
+	[ "$(printf '%s\n' "$output" | sort -u | wc -l)" = 1 ]
+}
+
+@test "run -t twice traces both patterns; --trace is -t" {
+	needlib
+	run devtrace run --trace 'parse_t*' -t 'print_?alue' "$X/fl_parse" '2+3'
+	assert_success
+	printf '%s\n' "$output" > "$O/out"
+	run calls "$O/out"
+	assert_output - <<-'END'
+
+	FUNCTION
+	-> parse_term
+	<- parse_term
+	-> parse_term
+	<- parse_term
+	-> print_value
+	<- print_value
+	END
+}
+
+@test "run -p EXPR keeps only the hits the predicate passes, in every trace" {
+	needlib
+	run devtrace run -t 'parse_*' -p 'depth < 2' -- "$X/fl_parse" '1+2*3'
+	assert_success
+	printf '%s\n' "$output" > "$O/out"
+	run calls "$O/out"
+	assert_output - <<-'END'
+
+	FUNCTION
+	-> parse_expr
+	  -> parse_term
+	  <- parse_term
+	  -> parse_term
+	  <- parse_term
+	<- parse_expr
+	END
+	run devtrace run --pred 'entry && arg0 == 2' -t 'parse_n*' -t 'parse_t*' -o "$O/rec" -- "$X/fl_parse" '1+2*3'
+	assert_success
+	run awk '{ print $1, $5 }' "$O/rec"
+	assert_output - <<-'END'
+	E 0000000000000002
+	E 0000000000000002
+	END
+}
+
+@test "run -o FILE writes the raw records and FILE.syms, and prints no flow" {
+	needlib
+	run devtrace run -o "$O/rec" -t parse_num -t print_value -- "$X/fl_parse" '1+2*3'
+	assert_success
+	assert_output 7
+	wellformed "$O/rec"
+	run wc -l < "$O/rec"
+	assert_output 8
+	# named by the saved symbols: three calls of parse_num, then print_value
+	run sh -c '"$1"/scripts/name "$2.syms" "$2" | cut -d" " -f1,2,5' _ "$ROOT" "$O/rec"
+	assert_output - <<-'END'
+	E parse_num 0000000000000000
+	X parse_num 0000000000000001
+	E parse_num 0000000000000002
+	X parse_num 0000000000000002
+	E parse_num 0000000000000004
+	X parse_num 0000000000000003
+	E print_value 0000000000000007
+	X print_value 0000000000000007
+	END
+}
+
+@test "run -v shows each line it writes to tracectl, as echo lines" {
+	needlib
+	run --separate-stderr devtrace run -v -t 'parse_t*' -p 'depth == 0' -t print_value -- "$X/fl_parse" 4
+	assert_success
+	[ "${lines[0]}" = 4 ]
+	output=$stderr
+	assert_output - <<-END
+	# echo 'trace parse_t* new run1' > $D/tracectl
+	# echo 'trace run1 pred /depth == 0/' > $D/tracectl
+	# echo 'trace run1 on' > $D/tracectl
+	# echo 'trace print_value new run2' > $D/tracectl
+	# echo 'trace run2 pred /depth == 0/' > $D/tracectl
+	# echo 'trace run2 on' > $D/tracectl
+	# echo 'start' > $D/tracectl
+	# echo 'stop' > $D/tracectl
+	# echo 'trace run2 remove' > $D/tracectl
+	# echo 'trace run1 remove' > $D/tracectl
+	END
+	run --separate-stderr devtrace run --show-ctl -- "$X/fl_parse" 4
+	assert_success
+	output=$stderr
+	assert_output - <<-END
+	# echo 'start' > $D/tracectl
+	# echo 'stop' > $D/tracectl
+	END
+}
+
+@test "run starts a device of its own when none runs, and stops it at the end" {
+	needlib
+	run devtrace status
+	assert_failure 1
+	run devtrace run -t 'parse_e*' -- "$X/fl_parse" 1
+	assert_success
+	assert_line --index 2 --partial ' -> parse_expr'
+	run devtrace status
+	assert_failure 1
+	assert_output "no devtraced serves $D"
+}
+
+@test "run on a stopped device that others set up leaves their traces, predicates and watches, and the server" {
+	needlib
+	start
+	pid=$(serverpid)
+	ctl 'trace main new m'
+	ctl 'trace m pred /arg0 > 1/'
+	ctl 'trace 7f0000000000 7f0000001000 new r'
+	ctl 'trace r on'
+	ctl "trace zz* new run1"
+	setup_of > "$O/before"
+	run --separate-stderr devtrace run -v -t 'parse_e*' -- "$X/fl_parse" 1
+	assert_success
+	# run1 is taken (off, so the state has only its new line): the session's trace is run2, and only run2 is removed
+	run printf '%s\n' "$stderr"
+	assert_line --index 0 "# echo 'trace parse_e* new run2' > $D/tracectl"
+	assert_line --index -1 "# echo 'trace run2 remove' > $D/tracectl"
+	run setup_of
+	assert_output "$(cat "$O/before")"
+	assert_line --index -1 stop
+	run serverpid
+	assert_output "$pid"
+}
+
+@test "run on a started device with a watch list writes neither start nor stop, and leaves it all as it was" {
+	needlib
+	start
+	ctl 'trace parse_num new theirs'
+	ctl 'trace theirs pred /arg0 == 4/'
+	ctl "watch $$"
+	ctl start
+	setup_of > "$O/before"
+	run --separate-stderr devtrace run -v -t 'parse_t*' -- "$X/fl_parse" '1+2*3'
+	assert_success
+	# the watch list names the test's shell, not fl_parse: nothing of it is traced
+	assert_output 7
+	run printf '%s\n' "$stderr"
+	assert_output - <<-END
+	# echo 'trace parse_t* new run1' > $D/tracectl
+	# echo 'trace run1 on' > $D/tracectl
+	# echo 'trace run1 remove' > $D/tracectl
+	END
+	run setup_of
+	assert_output "$(cat "$O/before")"
+	assert_line --index -1 start
+}
+
+@test "run's exit status is the program's, with options and without" {
+	needlib
+	run devtrace run -t 'parse_*' -o "$O/rec" -- "$X/fl_parse" 1 42
+	assert_failure 42
+	assert_output 1
+	run wc -l < "$O/rec"
+	assert_output 6
+	run devtrace run -t 'parse_*' -- "$X/fl_parse"
+	assert_failure 2
+	assert_line --index 0 "usage: fl_parse expr [status]"
+	# a signal ends it: 128 + the signal, as a shell tells it
+	run --separate-stderr devtrace run -v -- sh -c 'kill -TERM $$'
+	assert_failure 143
+	assert_equal "$stderr" "# echo 'start' > $D/tracectl
+# echo 'stop' > $D/tracectl"
+	# without options too (a server of the test's: as root, one of run's own would make /dev links)
+	start
+	run devtrace run -- "$X/fl_parse" 2 3
+	assert_failure 3
+	assert_output 2
+}
+
+@test "run's errors: one line, a status that is not 0, and nothing left behind" {
+	needlib
+	run devtrace run -t 'parse_[xy' -- "$X/fl_parse" 1
+	assert_failure 1
+	assert_output "devtrace run: -t 'parse_[xy': bad pattern: [ without ]"
+	run devtrace run -t 'parse num' -- "$X/fl_parse" 1
+	assert_failure 1
+	assert_output "devtrace run: -t 'parse num': bad pattern: a character no function name has"
+	run devtrace run -t '' -- "$X/fl_parse" 1
+	assert_failure 1
+	assert_output "devtrace run: -t '': bad pattern: empty pattern"
+	run -127 devtrace run -t 'p*' -- "$X/no-such-program" 1
+	assert_failure 127
+	assert_output "devtrace run: $X/no-such-program: program not found"
+	run -127 devtrace run -t 'p*' -- no-such-program-in-path
+	assert_failure 127
+	assert_output "devtrace run: no-such-program-in-path: program not found"
+	run devtrace status
+	assert_failure 1
+	run --separate-stderr devtrace run -t 'zz*' -t 'parse_n*' -- "$X/fl_parse" 1
+	assert_failure 1
+	assert_equal "$stderr" "devtrace run: -t 'zz*': no function of the program matched"
+	run --separate-stderr devtrace run -t 'parse_*' -- sh -c 'exit 0'
+	assert_failure 1
+	assert_equal "$stderr" "devtrace run: the program wrote no symbols: was it built with devtrace-cc?"
+	run --separate-stderr devtrace run -p 'depth' -- "$X/fl_parse" 1
+	assert_failure 2
+	assert_equal "$stderr" "devtrace run: -p needs a -t to attach it to"
+	start
+	setup_of > "$O/before"
+	run devtrace run -t 'parse_*' -p 'arg0 ==' -- "$X/fl_parse" 1
+	assert_failure 1
+	assert_output "devtrace run: -p 'arg0 ==': expression expected at column 8"
+	run setup_of
+	assert_output "$(cat "$O/before")"
+	ctl "trace parse_* new mine"
+	run devtrace run -t 'parse_*' -- "$X/fl_parse" 1
+	assert_failure 1
+	assert_output "devtrace run: -t 'parse_*': the device has a trace of that pattern already: trace parse_* new mine"
+	run devtrace run -t
+	assert_failure 2
+	assert_output - <<-'END'
+	devtrace run: -t needs an argument
+	usage: devtrace run [-t GLOB ...] [-p EXPR] [-o FILE] [-v] [--] prog [arg ...]
+	END
+}
+
+@test "run --help documents every option" {
+	run devtrace run --help
+	assert_success
+	assert_line --index 0 "usage: devtrace run [-t GLOB ...] [-p EXPR] [-o FILE] [-v] [--] prog [arg ...]"
+	assert_line --partial "-t, --trace GLOB"
+	assert_line --partial "-p, --pred EXPR"
+	assert_line --partial "-o, --output FILE"
+	assert_line --partial "-v, --show-ctl"
+	assert_line --partial "Exit status: prog's"
+}
