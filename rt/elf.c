@@ -145,7 +145,7 @@ samephdrs(Elf *e, struct dl_phdr_info *info)
 
 /*
  * The sites of o, from its __patchable_function_entries sections: each
- * a fresh NOP sled at a function's entry (or just after its endbr64).
+ * a fresh NOP sled at a function's entry (or just after its landing pad).
  */
 static uint64_t *
 readentries(Obj *o, Elf *e, size_t shstr, size_t *np)
