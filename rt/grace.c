@@ -13,7 +13,7 @@
  * has left it: after the sync, a thread either sees the new View or
  * shows an odd seq here.  0 if one stays in for a second.
  */
-int
+static int
 grace(void)
 {
 	Thr *t;

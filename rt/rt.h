@@ -147,8 +147,8 @@ pgup(uintptr_t a)
 /*
  * Entry points by file, callers first.  The hook side: hook.c (sites),
  * classic.c (__cyg_profile_func_*), jmp.c (the longjmp family) over
- * shadow.h/shadow.c (return redirection), thr.h/thr.c (per-thread
- * state), hit.h (a Hit from a thread).  The control side: init.c
+ * shadow.h/shadow.c (return redirection) over thr.h/thr.c (per-thread
+ * state, and hitfill: a Hit from a thread).  The control side: init.c
  * (constructor, fork), dl.c (dlopen) over ctl.c (the control thread)
  * over apply.c, syms.c and scan.c.
  */
@@ -183,7 +183,6 @@ void	sitesmake(Obj *o, uint64_t *ent, size_t n) HIDDEN;
 
 /* grace.c: retiring Views */
 void	retire(View *old) HIDDEN;
-int	grace(void) HIDDEN;
 
 /* patch.c: storing to code */
 int	patch(uint32_t *idx, uint8_t *val, int n) HIDDEN;
