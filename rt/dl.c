@@ -83,7 +83,7 @@ rescan(void)
 	first = rt.nobj;
 	n = objscan();
 	if (n > 0)
-		rtgrow(first);
+		ctlgrow(first);
 	pthread_mutex_unlock(&rt.lock);
 	if (n == 0)
 		return;

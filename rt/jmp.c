@@ -8,19 +8,16 @@
  * the jump first: a jump, made while the thread is marked inside, to a
  * stack pointer above the hook's frame on the same stack leaves the
  * runtime for good, and the mark goes.  (A jump within the handler, or
- * within its alternate stack, leaves it.)  hook.c's enter() catches the
- * rest: a hook at or above the abandoned frame.
- *
- * glibc keeps the jump buffer's stack pointer mangled with the
- * thread's pointer guard (%fs:0x30): rotated left 0x11 after the xor.
+ * within its alternate stack, leaves it.)  thr.h's enter() catches the
+ * rest: a hook at or above the abandoned frame.  Where the jump buffer
+ * keeps the stack pointer, and how, arch/ knows (archjmpsp).
  */
 #include <dlfcn.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdlib.h>
 #include "rt/rt.h"
-
-enum { Jbrsp = 6 };	/* glibc's JB_RSP */
+#include "rt/thr.h"
 
 typedef void (*Jmpfn)(void *, int);
 
@@ -36,16 +33,6 @@ jmpinit(void)
 	for (k = 0; k < 4; k++)
 		if (real[k] == NULL)
 			real[k] = (Jmpfn)dlsym(RTLD_NEXT, names[k]);
-}
-
-static uintptr_t
-jmpsp(void *jb)
-{
-	uintptr_t v = ((uintptr_t *)jb)[Jbrsp], guard;
-
-	__asm__("movq %%fs:0x30, %0" : "=r"(guard));
-	v = v >> 0x11 | v << (64 - 0x11);
-	return v ^ guard;
 }
 
 static int
@@ -66,7 +53,7 @@ jump(int k, void *jb, int val)
 	if (real[k] == NULL)
 		abort();
 	if (rtinside()) {
-		sp = jmpsp(jb);
+		sp = archjmpsp(jb);
 		if (sigaltstack(NULL, &ss) < 0)
 			ss.ss_flags = SS_DISABLE;
 		a = onstack(&ss, sp);

@@ -1,19 +1,19 @@
 /*
- * rt.h: the user-space runtime of the hooks (lib/libdevtrace.so).
- *
- * obj.c finds the instrumented objects of the process and their sites,
- * ctl.c attaches to the device and keeps the sites' bytes in step with
- * the control state, hook.c is what runs when a site or a classic hook
- * fires, dl.c catches objects loaded later.  Nothing here is built with
- * hooks; the hook side takes no lock and makes no system call on its
- * usual path.
+ * rt.h: the user-space runtime of the hooks (lib/libdevtrace.so): its
+ * one state (Rt) and every file's entry points, in layers.  Each file
+ * has one job and calls only files listed after it (tests/layers
+ * checks): the start-up, the dlopen wrapper and the control thread
+ * first; the hooks in their own stack beside them; the object table,
+ * rt.c and arch/ (arch/arch.h) at the bottom.  Nothing here is built
+ * with hooks; the hook side takes no lock and makes no system call on
+ * its usual path.
  */
 #include <limits.h>
 #include <pthread.h>
 #include <stdint.h>
 #include "dev/devtrace.h"
 #include "host/shm.h"
-#include "site.h"
+#include "arch/arch.h"
 
 #define ald(p)		__atomic_load_n((p), __ATOMIC_ACQUIRE)
 #define rld(p)		__atomic_load_n((p), __ATOMIC_RELAXED)
@@ -79,7 +79,7 @@ struct Obj {
 /*
  * What the hooks read: made by the control side on every change and
  * published by one pointer, never changed after; freed only when every
- * thread has been seen outside the runtime since (ctl.c: grace).
+ * thread has been seen outside the runtime since (grace.c).
  */
 struct View {
 	Dev *d;			/* nil: detached */
@@ -91,28 +91,6 @@ struct View {
 	View *old;		/* retired, waiting for a grace period */
 	int8_t slot[];		/* per site: the trace that selects it, or -1 */
 };
-
-/* a redirected return */
-struct Frame {
-	uintptr_t *slot;	/* where the return address was */
-	uintptr_t real;		/* what it was */
-	uint32_t site;
-	uint32_t depth;
-};
-
-struct Thr {
-	uint32_t seq;		/* odd while the thread is in the runtime */
-	uint32_t state;		/* Tfree, Tlive */
-	uint32_t tid;
-	uint32_t depth;		/* classic mode's call depth */
-	uintptr_t busysp;	/* stack pointer when seq went odd */
-	Frame *stk;		/* shadow stack */
-	uint32_t n, max;
-	Writer w;		/* what the device keeps of this thread */
-	Thr *next;		/* every Thr ever made */
-};
-
-enum { Tfree, Tlive };
 
 struct Rt {
 	pthread_mutex_t lock;	/* the control side: objects, patching, views */
@@ -140,6 +118,7 @@ struct Rt {
 	uint32_t gens[Ntrace];	/* trace generations the site slots were chosen for */
 
 	int membar;		/* membarrier sync-core registered */
+	uintptr_t pagesz;
 	int ctlup;		/* control thread running */
 	pthread_t ctl;
 	uint64_t classic[1 << Clog];	/* pc<<16 | epoch<<7 | slot+1 */
@@ -153,33 +132,70 @@ siteat(uint32_t i)
 	return &rt.chunk[i >> Chunklog][i & (Chunk - 1)];
 }
 
-/* obj.c */
-int	objscan(void) HIDDEN;	/* find new objects: how many have hooks */
-Obj	*objof(uintptr_t pc) HIDDEN;
-const Sym *symof(Obj *o, uintptr_t pc) HIDDEN;
-void	objsyms(Obj *o) HIDDEN;
-int	patch(uint32_t *idx, uint8_t *val, int n) HIDDEN;
-void	syncall(void) HIDDEN;
+static inline uintptr_t
+pgdown(uintptr_t a)
+{
+	return a & ~(rt.pagesz - 1);
+}
 
-/* ctl.c */
-void	apply(void) HIDDEN;
-void	ctlstart(void) HIDDEN;
-void	rtgrow(uint32_t first) HIDDEN;
-void	rtdebug(const char *fmt, ...) HIDDEN __attribute__((format(printf, 1, 2)));
+static inline uintptr_t
+pgup(uintptr_t a)
+{
+	return (a + rt.pagesz - 1) & ~(rt.pagesz - 1);
+}
 
-/* hook.c */
-void	thrinit(void) HIDDEN;
-void	thrforked(void) HIDDEN;
-int	grace(void) HIDDEN;
-void	devtrace_hook(uint32_t site, uintptr_t *slot, uint64_t *regs) HIDDEN;
-uintptr_t	devtrace_unhook(uintptr_t *slot, uint64_t *regs) HIDDEN;
-int	rtinside(void) HIDDEN;		/* this thread is marked inside the runtime */
-uintptr_t	rtbusysp(void) HIDDEN;	/* where it went in */
-void	rtleft(void) HIDDEN;		/* it left for good: a jump out of a handler */
+/*
+ * Entry points by file, callers first.  The hook side: hook.c (sites),
+ * classic.c (__cyg_profile_func_*), jmp.c (the longjmp family) over
+ * shadow.h/shadow.c (return redirection) over thr.h/thr.c (per-thread
+ * state, and hitfill: a Hit from a thread).  The control side: init.c
+ * (constructor, fork), dl.c (dlopen) over ctl.c (the control thread)
+ * over apply.c, syms.c and scan.c.
+ */
 
-/* jmp.c */
+/* dl.c: objects loaded later */
+void	dlinit(void) HIDDEN;
+
+/* jmp.c: a jump out of a signal handler that interrupted a hook */
 void	jmpinit(void) HIDDEN;
 
-/* dl.c */
-void	dlinit(void) HIDDEN;
-extern void *(*realdlopen)(const char *, int) HIDDEN;
+/* ctl.c: attaching to the device and following its control state */
+void	ctlfirst(void) HIDDEN;		/* at start-up: attach and apply, if a device is served */
+void	ctlgrow(uint32_t first) HIDDEN;	/* objects from first on are new, some with hooks */
+void	ctlstart(void) HIDDEN;		/* the control thread, if not running */
+
+/* apply.c: a View from the device's state, and the sites to match */
+void	apply(void) HIDDEN;
+
+/* syms.c: the symbol file */
+void	objsyms(Obj *o) HIDDEN;
+
+/* scan.c: finding new objects */
+int	objscan(void) HIDDEN;	/* how many new ones have hooks; the lock is held */
+
+/* elf.c: an object's file */
+struct dl_phdr_info;
+int	elfinit(void) HIDDEN;
+int	elfread(Obj *o, const char *file, struct dl_phdr_info *info, uint64_t **ent, size_t *nent) HIDDEN;
+
+/* sites.c: making an object's sites */
+void	sitesmake(Obj *o, uint64_t *ent, size_t n) HIDDEN;
+
+/* grace.c: retiring Views */
+void	retire(View *old) HIDDEN;
+
+/* patch.c: storing to code */
+int	patch(uint32_t *idx, uint8_t *val, int n) HIDDEN;
+int	poke(uint8_t *p, const uint8_t *v, size_t n, int prot) HIDDEN;
+
+/* sync.c: making every thread see a change */
+void	syncinit(void) HIDDEN;
+void	syncall(void) HIDDEN;
+
+/* obj.c: the object table */
+Obj	*objof(uintptr_t pc) HIDDEN;
+const Sym *symof(Obj *o, uintptr_t pc) HIDDEN;
+Seg	*segof(Obj *o, uintptr_t a, size_t n) HIDDEN;
+
+/* rt.c */
+void	rtdebug(const char *fmt, ...) HIDDEN __attribute__((format(printf, 1, 2)));

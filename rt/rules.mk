@@ -1,15 +1,12 @@
 # rt/: the hooks' runtime, lib/libdevtrace.so, and the compiler wrapper bin/devtrace-cc.
 # The runtime is never built with hooks (whatever CFLAGS say) and exports
 # only dlopen, the longjmp family and the classic hooks (rt/libdevtrace.map).
-RT_OBJ = $(B)/rt/obj.o $(B)/rt/ctl.o $(B)/rt/hook.o $(B)/rt/dl.o $(B)/rt/jmp.o \
-	$(B)/arch/$(ARCH)/site.o $(B)/arch/$(ARCH)/tramp.o
+# the runtime's files, callers first (rt/rt.h); tests/layers checks that no file calls back up
+RT_FILES = init dl ctl apply syms scan elf sites grace patch sync hook classic jmp shadow thr obj rt
+RT_OBJ = $(RT_FILES:%=$(B)/rt/%.o) $(ARCH_OBJ)
 RT_NOHOOKS = -DDEVTRACE_RUNTIME -fno-instrument-functions -fpatchable-function-entry=0,0 -fvisibility=hidden
 
 $(RT_OBJ): ALL_CFLAGS += $(RT_NOHOOKS)
-
-$(B)/arch/%.o: arch/%.S
-	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
 
 lib/libdevtrace.so: $(RT_OBJ) $(HOST_OBJ) $(LIBDEV) rt/libdevtrace.map
 	@mkdir -p lib

@@ -1,6 +1,8 @@
-/* site.c: amd64 site and stub encoding (see site.h). */
+/* site.c: amd64 site and stub encoding (see site.h, arch/arch.h). */
 #include <string.h>
-#include "site.h"
+#include "arch/arch.h"
+
+enum { Endbrlen = 4 };
 
 /* the NOPs GCC (seven 90s) and Clang (one 7-byte nopl) leave, and the other recommended forms */
 static const uint8_t nops[][8] = {
@@ -34,28 +36,28 @@ archsledfresh(const uint8_t *p)
 	return 1;
 }
 
+/* an endbr64 in front of the sled (-fcf-protection): the function starts there */
 int
-archsledours(const uint8_t *p)
+archpad(const uint8_t *sled, uintptr_t lo)
 {
-	return p[0] == 0xeb && (p[1] == 0x05 || p[1] == 0x00) && p[2] == 0xe8;
+	const uint8_t *p = sled - Endbrlen;
+
+	if ((uintptr_t)sled - Endbrlen < lo)
+		return 0;
+	return p[0] == 0xf3 && p[1] == 0x0f && p[2] == 0x1e && p[3] == 0xfa ? Endbrlen : 0;
 }
 
-int
-archsledison(const uint8_t *p)
-{
-	return p[Flipoff] == 0x00;
-}
-
-int
-archendbr(const uint8_t *p)
-{
-	return p[0] == 0xf3 && p[1] == 0x0f && p[2] == 0x1e && p[3] == 0xfa;
-}
-
-uint8_t
-archflipbyte(int on)
+static uint8_t
+flipbyte(int on)
 {
 	return on ? 0x00 : 0x05;
+}
+
+/* one byte: a thread running the site sees the old jump or the new one, never a mix */
+void
+archflip(uint8_t *sled, int on)
+{
+	__atomic_store_n(sled + Flipoff, flipbyte(on), __ATOMIC_RELAXED);
 }
 
 int
@@ -76,18 +78,9 @@ void
 archsledmake(uint8_t out[Sledlen], uintptr_t sled, uintptr_t stub)
 {
 	out[0] = 0xeb;
-	out[1] = archflipbyte(0);
+	out[1] = flipbyte(0);
 	out[2] = 0xe8;
 	put32(out + 3, (uint32_t)(stub - (sled + Sledlen)));
-}
-
-uintptr_t
-archsledstub(const uint8_t *p)
-{
-	int32_t rel;
-
-	memcpy(&rel, p + 3, 4);
-	return (uintptr_t)p + Sledlen + rel;
 }
 
 void

@@ -1,8 +1,9 @@
 /*
- * site.h: the amd64 hook site.  The compiler leaves Sledlen bytes of
- * NOPs at each function entry (-fpatchable-function-entry=7,0; after
- * the endbr64 when -fcf-protection is on).  The runtime turns each
- * sled, once, into a skip-branch in front of a live call:
+ * site.h: the amd64 hook site's constants (the interface: arch/arch.h).
+ * The compiler leaves Sledlen bytes of NOPs at each function entry
+ * (-fpatchable-function-entry=7,0; after the endbr64 when
+ * -fcf-protection is on).  The runtime turns each sled, once, into a
+ * skip-branch in front of a live call:
  *
  *	off:	EB 05 E8 rel32		jmp .+7; call stub
  *	on:	EB 00 E8 rel32		jmp .+2; call stub
@@ -18,31 +19,16 @@
  */
 #ifndef DEVTRACE_SITE_H
 #define DEVTRACE_SITE_H
-#include <stdint.h>
 
 enum {
 	Sledlen = 7,	/* bytes of a site */
-	Flipoff = 1,	/* the byte that switches it */
+	Flipoff = 1,	/* the bytes that switch it */
+	Fliplen = 1,
 	Stublen = 16,	/* bytes of a stub */
 	Stubhdr = 16,	/* the stub page's header: the entry's address */
-	Endbrlen = 4,
 	/* the trampolines' saved registers, as the hooks see them (tramp.S) */
 	Rarg0 = 0,	/* rdi rsi rdx rcx: the first four integer arguments */
 	Rret = 0,	/* rax, in the return trampoline's save area */
 };
-
-int	archsledfresh(const uint8_t *p);	/* Sledlen bytes of NOPs, as a compiler leaves them */
-int	archsledours(const uint8_t *p);	/* a skip-branch already (a forked child, a second scan) */
-int	archendbr(const uint8_t *p);		/* an endbr64 at p */
-void	archsledmake(uint8_t out[Sledlen], uintptr_t sled, uintptr_t stub);	/* the off-state bytes */
-uint8_t	archflipbyte(int on);		/* the value of byte Flipoff */
-int	archsledison(const uint8_t *p);
-int	archreach(uintptr_t from, uintptr_t to);	/* a call at from can reach to */
-void	archstubs(uint8_t *page, uint32_t first, uint32_t n, uintptr_t entry);	/* header and n stubs */
-uintptr_t	archsledstub(const uint8_t *p);	/* where a converted site calls */
-
-/* tramp.S */
-void	devtrace_entry(void);
-void	devtrace_return(void);
 
 #endif

@@ -634,7 +634,7 @@ EOF
 	run cat "$T/recs"
 	assert_output "$(ents $a 3 | tail -3)"
 	# a's 9 by the predicate.  b's calls are not hits at all: a process
-	# the watch list leaves out keeps its sites off (rt/ctl.c, watched()),
+	# the watch list leaves out keeps its sites off (rt/apply.c, watched()),
 	# so they are not counted (whereas rt/hook.c does count the hits of a
 	# left-out thread of a watched process)
 	[ "$(counter filtered)" = 9 ]

@@ -1,0 +1,108 @@
+/*
+ * apply.c: the device's state made the hooks' and the sites': a new
+ * View (which trace each site belongs to, whether this process is
+ * watched), published by one pointer, then one store per site whose
+ * state changed, then the old View retired (grace.c).
+ */
+#include <dirent.h>
+#include <stdlib.h>
+#include <string.h>
+#include "rt/rt.h"
+
+/*
+ * Is this process watched: an empty list, or one naming our pid or one
+ * of our threads, and not a reader.
+ */
+static int
+watched(Dev *d)
+{
+	uint32_t w[Nwatch], tid;
+	struct dirent *de;
+	int n, i, r = 0;
+	DIR *dp;
+
+	n = devwatches(d, w, Nwatch);
+	for (i = 0; i < n && w[i] != rt.pid; i++)
+		;
+	if (n == 0 || i < n)
+		return devwatched(d, rt.pid, rt.pid);
+	if ((dp = opendir("/proc/self/task")) == NULL)
+		return 0;
+	while (r == 0 && (de = readdir(dp)) != NULL) {
+		tid = strtoul(de->d_name, NULL, 10);
+		for (i = 0; i < n && tid; i++)
+			if (w[i] == tid && devwatched(d, rt.pid, tid))
+				r = 1;
+	}
+	closedir(dp);
+	return r;
+}
+
+static int
+select1(Dev *d, uint32_t i)
+{
+	Site *s = siteat(i);
+	Obj *o = rt.obj[s->obj];
+
+	return devselect(d, s->pc, s->pc - o->bias, o->inmain, s->name);
+}
+
+/*
+ * A new View from the device's state, then the sites' bytes.  The
+ * lock is held.  Trace selection is redone only when a trace came or
+ * went; otherwise only on/off changes.
+ */
+void
+apply(void)
+{
+	Dev *d = rt.dev;
+	uint32_t n = ald(&rt.nsite), i, *idx = NULL, g;
+	View *v, *old = rt.view;
+	uint8_t *val = NULL, want;
+	int k, same, np = 0;
+	Tsel *sel;
+
+	if ((v = calloc(1, sizeof *v + n)) == NULL)
+		return;
+	v->d = d;
+	v->nsite = n;
+	v->epoch = ++rt.epoch;
+	if ((v->epoch & 0x1ff) == 0)
+		memset(rt.classic, 0, sizeof rt.classic);
+	memset(v->slot, -1, n);
+	if (d) {
+		same = old && old->d == d;
+		for (k = 0; k < Ntrace; k++) {
+			v->has[k] = devtsel(d, k, &v->sel[k]);
+			g = v->has[k] ? v->sel[k].gen : 0;
+			if (g != rt.gens[k])
+				same = 0;
+			rt.gens[k] = g;
+		}
+		v->active = watched(d) && devstarted(d);
+		for (i = 0; i < n; i++)
+			v->slot[i] = same && i < old->nsite ? old->slot[i] : select1(d, i);
+	}
+	ast(&rt.view, v);
+	if (n > 0 && ((idx = malloc(n * sizeof *idx)) == NULL || (val = malloc(n)) == NULL)) {
+		free(idx);
+		idx = NULL;
+	}
+	for (i = 0; idx && i < n; i++) {
+		k = v->slot[i];
+		sel = k >= 0 && v->has[k] ? &v->sel[k] : NULL;
+		want = v->active && sel && devsiteon(d, sel);
+		if (want != siteat(i)->on) {
+			idx[np] = i;
+			val[np++] = want;
+		}
+	}
+	if (np > 0) {
+		patch(idx, val, np);
+		rtdebug("%d sites switched", np);
+	}
+	free(idx);
+	free(val);
+	retire(old);
+}
+

@@ -1,0 +1,80 @@
+/*
+ * init.c: the runtime's start-up and fork.  The constructor finds the
+ * objects and turns their sleds into off-state skip-branches while the
+ * process is still single-threaded, attaches if a device is served,
+ * applies its state and starts the control thread (ctl.c).  A fork's
+ * child gets a control thread of its own.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "host/linux.h"
+#include "rt/rt.h"
+#include "rt/thr.h"
+
+static void
+prefork(void)
+{
+	pthread_mutex_lock(&rt.lock);
+}
+
+static void
+parentfork(void)
+{
+	pthread_mutex_unlock(&rt.lock);
+}
+
+/* the child: one thread, its own pid; a control thread of its own, which re-applies for this pid */
+static void
+childfork(void)
+{
+	pthread_mutex_unlock(&rt.lock);
+	rt.pid = getpid();
+	hostrefresh();
+	thrforked();
+	if (!rt.active)
+		return;
+	syncinit();
+	rt.ctlup = 0;
+	rt.dirty = 1;
+	ctlstart();
+}
+
+static uint32_t
+envnum(const char *name, uint32_t def, uint32_t lo, uint32_t hi)
+{
+	const char *e = getenv(name);
+	unsigned long v;
+
+	if (e == NULL || *e == 0)
+		return def;
+	v = strtoul(e, NULL, 0);
+	return v < lo ? lo : v > hi ? hi : v;
+}
+
+__attribute__((constructor)) static void
+rtinit(void)
+{
+	const char *e;
+
+	if ((e = getenv("DEVTRACE_DISABLE")) != NULL && *e && strcmp(e, "0") != 0)
+		return;
+	rt.debug = getenv("DEVTRACE_DEBUG") != NULL;
+	rt.pid = getpid();
+	rt.shadow = envnum("DEVTRACE_SHADOW", Shadowdef, Shadowmin, Shadowmax);
+	snprintf(rt.dir, sizeof rt.dir, "%s", devdir());
+	dlinit();
+	jmpinit();
+	thrinit();
+	syncinit();
+	pthread_atfork(prefork, parentfork, childfork);
+	pthread_mutex_lock(&rt.lock);
+	rt.active = objscan() > 0;
+	ast(&rt.ready, 1);
+	if (rt.active)
+		ctlfirst();
+	pthread_mutex_unlock(&rt.lock);
+	if (rt.active)
+		ctlstart();
+}

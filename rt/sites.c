@@ -1,0 +1,126 @@
+/*
+ * sites.c: making an object's sites.  Each new object with sites gets
+ * a stub page within a call's reach, and its NOP sleds become off-state
+ * skip-branches (arch/arch.h), before any thread but this one runs.
+ */
+#include <stdint.h>
+#include <sys/mman.h>
+#include "rt/rt.h"
+
+/* a stub page that every site of o can call */
+static uint8_t *
+stubsnear(Obj *o, size_t size)
+{
+	uintptr_t lo = UINTPTR_MAX, hi = 0, a;
+	int s, k;
+	void *p;
+
+	for (s = 0; s < o->nseg; s++) {
+		if (!(o->seg[s].prot & PROT_EXEC))
+			continue;
+		if (o->seg[s].lo < lo)
+			lo = o->seg[s].lo;
+		if (o->seg[s].hi > hi)
+			hi = o->seg[s].hi;
+	}
+	size = pgup(size);
+	for (k = 0; k < 4096; k++) {
+		/* alternately after and before the object, 1MB further each time */
+		uintptr_t step = (uintptr_t)(k / 2) << 20;
+		if (k % 2 == 0)
+			a = pgup(hi) + step + (1 << 16);
+		else if (lo > step + size + (1 << 16))
+			a = pgdown(lo - step - size - (1 << 16));
+		else
+			continue;
+		p = mmap((void *)a, size, PROT_READ|PROT_WRITE, MAP_PRIVATE|MAP_ANONYMOUS|MAP_FIXED_NOREPLACE, -1, 0);
+		if (p == MAP_FAILED)
+			continue;
+		if (archreach(lo + Sledlen, (uintptr_t)p + size) && archreach(hi, (uintptr_t)p))
+			return p;
+		munmap(p, size);
+	}
+	return NULL;
+}
+
+static int
+growsites(uint32_t n)
+{
+	uint32_t c;
+
+	for (c = rt.nsite >> Chunklog; c <= (rt.nsite + n) >> Chunklog; c++) {
+		if (c >= Maxchunk)
+			return -1;
+		if (rt.chunk[c] == NULL) {
+			void *p = mmap(NULL, Chunk * sizeof(Site), PROT_READ|PROT_WRITE, MAP_PRIVATE|MAP_ANONYMOUS, -1, 0);
+			if (p == MAP_FAILED)
+				return -1;
+			ast(&rt.chunk[c], (Site *)p);
+		}
+	}
+	return 0;
+}
+
+/* make o's sites: stubs first, then the sleds become skip-branches (off) */
+void
+sitesmake(Obj *o, uint64_t *ent, size_t n)
+{
+	uint32_t k = 0, i, first = rt.nsite;
+	uintptr_t a, pc;
+	const Sym *sym;
+	uint8_t code[Sledlen];
+	Site *s;
+	Seg *g;
+	int pad;
+
+	if (n == 0 || growsites(n) < 0)
+		return;
+	for (i = 0; i < n; i++) {
+		a = ent[i];
+		if (a == 0 || (i > 0 && ent[i - 1] == a))
+			continue;
+		if ((g = segof(o, a, Sledlen)) == NULL || !(g->prot & PROT_EXEC))
+			continue;
+		if (!archsledfresh((uint8_t *)a)) {
+			rtdebug("%s: %#lx: not a NOP sled", o->path, (unsigned long)a);
+			continue;
+		}
+		pc = a;
+		sym = symof(o, a);
+		if (sym == NULL && (pad = archpad((uint8_t *)a, g->lo)) > 0) {
+			pc = a - pad;
+			sym = symof(o, pc);
+		}
+		if (sym == NULL && o->nsym > 0) {
+			/* not at an entry (-fpatchable-function-entry=N,M with M>0?): leave it */
+			rtdebug("%s: %#lx: no function starts at the sled", o->path, (unsigned long)a);
+			continue;
+		}
+		s = siteat(first + k);
+		s->pc = pc;
+		s->sled = (uint8_t *)a;
+		s->name = sym ? sym->name : NULL;
+		s->obj = rt.nobj;
+		s->on = 0;
+		k++;
+	}
+	if (k == 0)
+		return;
+	if ((o->stubs = stubsnear(o, Stubhdr + (size_t)k * Stublen)) == NULL) {
+		rtdebug("%s: no room for stubs near the object", o->path);
+		return;
+	}
+	archstubs(o->stubs, first, k, (uintptr_t)devtrace_entry);
+	archicache(o->stubs, Stubhdr + (size_t)k * Stublen);
+	mprotect(o->stubs, pgup(Stubhdr + (size_t)k * Stublen), PROT_READ|PROT_EXEC);
+	o->first = first;
+	o->nsite = k;
+	for (i = 0; i < k; i++) {
+		s = siteat(first + i);
+		archsledmake(code, (uintptr_t)s->sled, (uintptr_t)o->stubs + Stubhdr + (uintptr_t)i * Stublen);
+		g = segof(o, (uintptr_t)s->sled, Sledlen);
+		poke(s->sled, code, Sledlen, g->prot);
+	}
+	ast(&rt.nsite, first + k);
+}
+

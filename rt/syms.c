@@ -1,0 +1,60 @@
+/*
+ * syms.c: the symbol file: "<pc> <name> <object>" for each function of
+ * an object with hooks, appended to the device's .syms file once per
+ * device, so that readers can name the records' pcs.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "rt/rt.h"
+
+/* "<pc> <name> <object>" for each of o's functions the device can name */
+void
+objsyms(Obj *o)
+{
+	char path[PATH_MAX], *buf, *p;
+	size_t cap, len;
+	uint32_t i, n;
+	const char *name;
+	uint64_t pc;
+	int fd;
+
+	if (rt.dev == NULL || o->symsdev == rt.ino + 1 || (o->nsite == 0 && !o->classic))
+		return;
+	o->symsdev = rt.ino + 1;
+	n = o->classic ? o->nsym : o->nsite;
+	cap = (size_t)n * 64 + 4096;
+	if (n == 0 || shmpath(rt.dir, ".syms", path, sizeof path) < 0 || (buf = malloc(cap)) == NULL)
+		return;
+	if ((fd = open(path, O_WRONLY|O_APPEND|O_CREAT|O_CLOEXEC, 0600)) < 0) {
+		free(buf);
+		return;
+	}
+	len = 0;
+	for (i = 0; i < n; i++) {
+		if (o->classic) {
+			pc = o->sym[i].pc;
+			name = o->sym[i].name;
+		} else {
+			pc = siteat(o->first + i)->pc;
+			name = siteat(o->first + i)->name;
+		}
+		if (name == NULL)
+			continue;
+		if (cap - len < strlen(name) + strlen(o->path) + 24) {
+			/* whole lines per write: appends of other processes fall between them */
+			if (write(fd, buf, len) < 0)
+				break;
+			len = 0;
+		}
+		p = buf + len;
+		len += snprintf(p, cap - len, "%016llx %s %s\n", (unsigned long long)pc, name, o->path);
+	}
+	if (len > 0 && write(fd, buf, len) < 0)
+		rtdebug("%s: %s", path, strerror(errno));
+	close(fd);
+	free(buf);
+}

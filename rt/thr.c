@@ -1,0 +1,129 @@
+/*
+ * thr.c: the runtime's threads (thr.h): a Thr for each thread that
+ * runs a hook, given back at its exit, reset in a fork's child.
+ */
+#include <signal.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#include "rt/rt.h"
+#include "rt/thr.h"
+
+__thread Thr *me __attribute__((tls_model("initial-exec")));
+static pthread_key_t thrkey;
+
+static void
+threxit(void *arg)
+{
+	Thr *t = arg;
+
+	if (t == NULL || t == GONE)
+		return;
+	me = GONE;
+	devwriterdone(&t->w);
+	if (t->stk)
+		munmap(t->stk, (size_t)t->max * sizeof(Frame));
+	t->stk = NULL;
+	t->n = 0;
+	if (t->seq & 1)
+		rst(&t->seq, t->seq + 1);
+	ast(&t->state, Tfree);
+}
+
+void
+thrinit(void)
+{
+	pthread_key_create(&thrkey, threxit);
+}
+
+Thr *
+thrnew(void)
+{
+	uint32_t no;
+	Thr *t, *p, *head;
+	int i, n;
+
+	for (t = ald(&rt.thrs); t; t = t->next) {
+		no = Tfree;
+		if (rld(&t->state) == Tfree &&
+		    __atomic_compare_exchange_n(&t->state, &no, Tlive, 0, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
+			goto found;
+	}
+	/* a page more of them; the first is ours */
+	p = mmap(NULL, 4096, PROT_READ|PROT_WRITE, MAP_PRIVATE|MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		return NULL;
+	n = 4096 / sizeof(Thr);
+	for (i = 0; i < n - 1; i++)
+		p[i].next = &p[i + 1];
+	p[0].state = Tlive;
+	head = ald(&rt.thrs);
+	do
+		p[n - 1].next = head;
+	while (!__atomic_compare_exchange_n(&rt.thrs, &head, p, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE));
+	t = p;
+found:
+	t->tid = syscall(SYS_gettid);
+	t->n = 0;
+	t->depth = 0;
+	t->stk = NULL;
+	t->max = rt.shadow;
+	memset(&t->w, 0, sizeof t->w);
+	me = t;
+	pthread_setspecific(thrkey, t);
+	return t;
+}
+
+/* the child of fork: the other threads are gone, this one has a new id */
+void
+thrforked(void)
+{
+	Thr *t;
+
+	for (t = ald(&rt.thrs); t; t = t->next) {
+		if (t == me || t->state != Tlive)
+			continue;
+		if (t->stk)
+			munmap(t->stk, (size_t)t->max * sizeof(Frame));
+		t->stk = NULL;
+		t->n = 0;
+		t->seq += t->seq & 1;
+		t->state = Tfree;
+	}
+	if (me && me != GONE) {
+		me->tid = syscall(SYS_gettid);
+		memset(&me->w, 0, sizeof me->w);	/* the parent's shard stays the parent's */
+	}
+}
+
+/* a hook inside the runtime (a signal handler's): skipped, counted */
+void
+reentered(void)
+{
+	View *v = ald(&rt.view);
+
+	if (v && v->d)
+		devcount(v->d, Creentered);
+}
+
+int
+rtinside(void)
+{
+	Thr *t = me;
+
+	return t && t != GONE && (t->seq & 1);
+}
+
+uintptr_t
+rtbusysp(void)
+{
+	return me->busysp;
+}
+
+void
+rtleft(void)
+{
+	fence();
+	rst(&me->seq, me->seq + 1);
+}

@@ -1,0 +1,108 @@
+/*
+ * thr.h: the runtime's per-thread state (thr.c), and going into and
+ * out of the runtime, inline: every hook does it.
+ *
+ * A Thr is taken lazily from a list that is never freed (the control
+ * side reads it: grace.c), its shadow stack (shadow.h) mapped on first
+ * use and unmapped at thread exit.  Thr.seq is odd while the thread is
+ * in the runtime: a hook that finds it odd is a hook inside the runtime
+ * (a signal handler's) and is skipped and counted; the control side
+ * waits for even-or-changed before freeing a View.
+ */
+#include <signal.h>
+
+#define GONE	((Thr *)1)	/* the thread's Thr was given back: it is exiting */
+#define fence()	__atomic_signal_fence(__ATOMIC_SEQ_CST)
+
+/* a redirected return */
+struct Frame {
+	uintptr_t *slot;	/* where the return address was */
+	uintptr_t real;		/* what it was */
+	uint32_t site;
+	uint32_t depth;
+};
+
+struct Thr {
+	uint32_t seq;		/* odd while the thread is in the runtime */
+	uint32_t state;		/* Tfree, Tlive */
+	uint32_t tid;
+	uint32_t depth;		/* classic mode's call depth */
+	uintptr_t busysp;	/* stack pointer when seq went odd */
+	Frame *stk;		/* shadow stack */
+	uint32_t n, max;
+	Writer w;		/* what the device keeps of this thread */
+	Thr *next;		/* every Thr ever made */
+};
+
+enum { Tfree, Tlive };
+
+extern __thread Thr *me HIDDEN __attribute__((tls_model("initial-exec")));
+
+void	thrinit(void) HIDDEN;
+void	thrforked(void) HIDDEN;	/* in a fork's child */
+Thr	*thrnew(void) HIDDEN;
+void	reentered(void) HIDDEN;
+int	rtinside(void) HIDDEN;		/* this thread is marked inside the runtime */
+uintptr_t	rtbusysp(void) HIDDEN;	/* where it went in */
+void	rtleft(void) HIDDEN;		/* it left for good: a jump out of a handler */
+
+/*
+ * Into the runtime.  An odd seq means the thread is in it already: a
+ * signal handler's hook, skipped; unless the runtime frame that made it
+ * odd was abandoned (a handler jumped out of it and jmp.c did not see
+ * the jump): then we are at or above it on the same stack, since a
+ * handler's frames are below the frame it interrupted.
+ */
+static inline int
+enter(Thr *t)
+{
+	uintptr_t sp = (uintptr_t)__builtin_frame_address(0);
+	stack_t ss;
+
+	if (t->seq & 1) {
+		if (sp < t->busysp || (sigaltstack(NULL, &ss) == 0 && (ss.ss_flags & SS_ONSTACK))) {
+			reentered();
+			return 0;
+		}
+		rst(&t->seq, t->seq + 1);
+	}
+	t->busysp = sp;
+	fence();
+	rst(&t->seq, t->seq + 1);
+	fence();
+	return 1;
+}
+
+static inline void
+leave(Thr *t)
+{
+	fence();
+	rst(&t->seq, t->seq + 1);
+}
+
+/* this thread's Thr, entered into the runtime; nil if the hook must not run */
+static inline Thr *
+hookenter(void)
+{
+	Thr *t = me;
+
+	if (t == NULL && (t = thrnew()) == NULL)
+		return NULL;
+	if (t == GONE || !enter(t))
+		return NULL;
+	return t;
+}
+
+/* the Hit of thread t, the same for every kind of hook; the caller sets what differs */
+static inline void
+hitfill(Hit *h, Thr *t, uint64_t pc, uint64_t ticks, uint32_t depth, int exit)
+{
+	h->pc = pc;
+	h->ticks = ticks;
+	h->a[0] = h->a[1] = h->a[2] = h->a[3] = 0;
+	h->tid = t->tid;
+	h->pid = rt.pid;
+	h->depth = depth;
+	h->exit = exit;
+	h->w = &t->w;
+}

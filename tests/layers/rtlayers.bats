@@ -1,0 +1,68 @@
+#!/usr/bin/env bats
+# rt-layers: the runtime's files call down only (tests/layers/rtlayers).
+bats_require_minimum_version 1.5.0
+load '/usr/lib/bats/bats-support/load'
+load '/usr/lib/bats/bats-assert/load'
+
+ROOT=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)
+L=$ROOT/tests/layers/rtlayers
+
+# obj NAME 'C source': an object file NAME.o in the test's directory
+obj() {
+	printf '%s\n' "$2" > "$BATS_TEST_TMPDIR/$1.c"
+	cc -c -o "$BATS_TEST_TMPDIR/$1.o" "$BATS_TEST_TMPDIR/$1.c"
+}
+
+@test "rt/: no loop between the runtime's files" {
+	[ -n "$RTOBJ" ]
+	# shellcheck disable=SC2086
+	run "$L" $RTOBJ
+	assert_success
+	refute_output --partial "loop:"
+}
+
+@test "rt/: the graph has the calls it should (the checker sees the files)" {
+	# shellcheck disable=SC2086
+	run "$L" $RTOBJ
+	assert_line "init -> ctl"
+	assert_line "dl -> ctl"
+	assert_line "ctl -> apply"
+	assert_line "hook -> shadow"
+	assert_line "classic -> obj"
+	refute_line "ctl -> dl"
+	refute_line "ctl -> init"
+}
+
+@test "rt/: every file of rt/ is in the graph" {
+	run sh -c 'for c in "$0"/rt/*.c; do o=$(basename "$c" .c).o; printf "%s\n" $RTOBJ | grep -q "/rt/$o\$" || echo "$o missing"; done' "$ROOT"
+	assert_success
+	assert_output ""
+}
+
+@test "self-test: a loop of three files is found and named" {
+	obj a 'void b(void); void a(void) { b(); }'
+	obj b 'void c(void); void b(void) { c(); }'
+	obj c 'void a(void); void c(void) { a(); }'
+	run "$L" "$BATS_TEST_TMPDIR/a.o" "$BATS_TEST_TMPDIR/b.o" "$BATS_TEST_TMPDIR/c.o"
+	assert_failure 1
+	assert_line --index 3 --regexp '^loop: (a -> b -> c -> a|b -> c -> a -> b|c -> a -> b -> c)$'
+}
+
+@test "self-test: two files that call each other (through data too) are a loop" {
+	obj a 'extern int y; int x; int a(void) { return y; }'
+	obj b 'extern int x; int y; int b(void) { return x; }'
+	run "$L" "$BATS_TEST_TMPDIR/a.o" "$BATS_TEST_TMPDIR/b.o"
+	assert_failure 1
+	assert_line --regexp '^loop: (a -> b -> a|b -> a -> b)$'
+}
+
+@test "self-test: calls down only, and calls within a file, are no loop" {
+	obj a 'void b(void); void c(void); static void s(void) { b(); } void a(void) { s(); c(); a(); }'
+	obj b 'void c(void); void b(void) { c(); }'
+	obj c 'int c0; void c(void) { c0++; }'
+	run "$L" "$BATS_TEST_TMPDIR/a.o" "$BATS_TEST_TMPDIR/b.o" "$BATS_TEST_TMPDIR/c.o"
+	assert_success
+	assert_output "a -> b
+a -> c
+b -> c"
+}
