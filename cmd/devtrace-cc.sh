@@ -9,9 +9,10 @@ usage: devtrace-cc [--classic] [COMPILER ARGUMENTS...]
 Compiles with hook sites at every function entry, then runs the real
 compiler ($DEVTRACE_CC, else cc) with the arguments given.
 
-  (default)   patchable entries: -fpatchable-function-entry=7,0, seven
-              bytes of NOPs the runtime turns into a skip-branch; a
-              program runs at NOP speed when nothing traces it
+  (default)   patchable entries (@GCC_SITEFLAGS@ with gcc):
+              NOPs at each function's entry that the runtime turns into
+              a skip-branch; a program runs at NOP speed when nothing
+              traces it
   --classic   -finstrument-functions: always-called hooks, E and X
               records without arguments or return values
               (also DEVTRACE_MODE=classic)
@@ -35,13 +36,11 @@ flags() {
 	classic)
 		echo "-finstrument-functions" ;;
 	*)
-		# GCC's -fipa-ra would keep values in call-clobbered registers
-		# across calls to functions it saw not clobbering them; the
-		# hooks do clobber them, so it goes
+		# the ISA's site flags, put in by the build (arch/*/siteflags)
 		if $cc --version 2>/dev/null | grep -qi clang; then
-			echo "-fpatchable-function-entry=7,0"
+			echo "@CLANG_SITEFLAGS@"
 		else
-			echo "-fpatchable-function-entry=7,0 -fno-ipa-ra"
+			echo "@GCC_SITEFLAGS@"
 		fi ;;
 	esac
 }

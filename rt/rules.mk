@@ -13,8 +13,12 @@ lib/libdevtrace.so: $(RT_OBJ) $(HOST_OBJ) $(LIBDEV) rt/libdevtrace.map
 	$(CC) $(CFLAGS) -shared -Wl,--version-script=rt/libdevtrace.map -Wl,-z,nodelete -Wl,-z,now \
 		-o $@ $(RT_OBJ) $(HOST_OBJ) $(LIBDEV) -lelf -lpthread
 
-bin/devtrace-cc: cmd/devtrace-cc.sh
+# the compiler wrapper gets the ISA's site flags from arch/ARCH/siteflags
+SITEFLAGS = arch/$(ARCH)/siteflags
+bin/devtrace-cc: cmd/devtrace-cc.sh $(SITEFLAGS)
 	@mkdir -p bin
-	cp $< $@ && chmod +x $@
+	sed -e "s|@GCC_SITEFLAGS@|$$(sed -n 's/^gcc //p' $(SITEFLAGS))|" \
+	    -e "s|@CLANG_SITEFLAGS@|$$(sed -n 's/^clang //p' $(SITEFLAGS))|" $< > $@.tmp
+	chmod +x $@.tmp && mv $@.tmp $@
 
 PROGS += lib/libdevtrace.so bin/devtrace-cc

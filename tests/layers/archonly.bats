@@ -96,3 +96,14 @@ passes() {
 	assert_success
 	assert_output ""
 }
+
+@test "a shell or make file giving a compiler a site's size is flagged; size 0 is not" {
+	printf 'echo -fpatchable-function-entry=7,0\n' > "$T/rt/cc.sh"
+	run "$A" "$T"
+	assert_failure 1
+	assert_output "rt/cc.sh:1:echo -fpatchable-function-entry=7,0"
+	printf 'X = -fpatchable-function-entry=0,0\n' > "$T/rt/cc.sh"
+	run "$A" "$T"
+	assert_success
+	assert_output ""
+}
