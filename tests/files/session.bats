@@ -60,7 +60,8 @@ load helper
 	run cat "$D/trace"
 	assert_success
 	assert_output ""
-	[ "$(counter read)" = 3 ] && [ "$(counter queued)" = 0 ]
+	[ "$(counter read)" = 3 ]
+	[ "$(counter queued)" = 0 ]
 	echo stop > "$D/tracectl"
 	run grep -c -x -e start -e stop "$D/tracectl"
 	assert_output 1

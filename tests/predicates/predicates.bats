@@ -13,7 +13,8 @@ load helper
 # the fixture's last line: PID FD SUM
 ran() {
 	read -r P FD SUM < "$T/out"
-	[ "$FD" = "$1" ] && [ "$SUM" = 157656 ]
+	[ "$FD" = "$1" ]
+	[ "$SUM" = 157656 ]
 }
 
 @test "the fixture is traced: io's 12 records, exact, without a predicate" {
