@@ -12,7 +12,7 @@ load helper
 	assert_success
 	assert_output --regexp "^devtraced pid [0-9]+ serves $D\$"
 	pid=$(serverpid)
-	shm=$(awk '/\/dev\/shm\/devtrace-/ { print $NF; exit }' /proc/$pid/maps)
+	shm=$(awk '/\/dev\/shm\/devtrace-/ { print $NF; exit }' "/proc/$pid/maps")
 	[ -e "$shm" ]
 	[ -e "$shm.syms" ]
 	mounted "$D"
@@ -52,6 +52,7 @@ load helper
 	for sig in TERM INT; do
 		devtraced -f -n 3>&- &
 		pid=$!
+		# shellcheck disable=SC2034 # read by teardown in helper.bash
 		BGPIDS=$pid
 		waitfor mounted "$D"
 		waitfor test -e "$D/tracectl"
@@ -135,6 +136,7 @@ load helper
 @test "the files are mode 0600 and the server's; user nobody can open none of them" {
 	[ "$(id -u)" = 0 ] || skip "needs root"
 	P=$(mktemp -d /tmp/devtrace-perm.XXXXXX)
+	# shellcheck disable=SC2034 # read by teardown in helper.bash
 	EXTRA=$P
 	chmod 755 "$P"
 	export DEVTRACE_DIR=$P/dev
