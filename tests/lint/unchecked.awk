@@ -7,8 +7,8 @@
 # the last.  So in a @test body
 #	! mounted "$D"			never fails (use: run ! mounted "$D")
 #	[ "$a" = 1 ] && [ "$b" = 2 ]	checks only $b (one check a line)
-# ShellCheck (SC2314, SC2315) finds a bare ! at the top of a test, not one
-# inside a loop or a brace group, and no && list: this finds both.
+# ShellCheck (SC2314, SC2315) finds a bare ! at the top of a test, but not
+# one inside a loop, nor any && list: this finds both.
 #
 # A line is read as the shell does, enough for this: quotes, $( ), ${ },
 # [[ ]] and (( )) are passed over (their && and ! are not commands), so
@@ -100,7 +100,7 @@ heredoc != "" {
 }
 
 /^@test / { intest = 1; reset(); next }
-intest && /^}/ { intest = 0; next }
+intest && sp == 0 && /^}/ { intest = 0; next }
 !intest { next }
 
 {
