@@ -22,11 +22,11 @@ teardown() {
 	devtrace stop 2>/dev/null || true
 	if mounted "$D"; then
 		umount -l "$D" 2>/dev/null || fusermount3 -u -z "$D" 2>/dev/null || true
-		[ -z "$EXTRA" ] || rm -rf $EXTRA
+		[ -z "$EXTRA" ] || rm -rf "$EXTRA"
 		echo "stale mount left on $D" >&2
 		return 1
 	fi
-	[ -z "$EXTRA" ] || rm -rf $EXTRA
+	[ -z "$EXTRA" ] || rm -rf "$EXTRA"
 }
 
 mounted() {
@@ -57,8 +57,7 @@ hex() {
 
 # wait up to 5 s for a command to succeed
 waitfor() {
-	local i
-	for i in $(seq 500); do
+	for _ in $(seq 500); do
 		"$@" && return 0
 		sleep 0.01
 	done
@@ -68,7 +67,7 @@ waitfor() {
 
 # a process that ended: no zombie waits for a parent that may never reap it
 gone() {
-	! [ -e /proc/$1 ] || grep -q ') [ZX] ' /proc/$1/stat
+	! [ -e "/proc/$1" ] || grep -q ') [ZX] ' "/proc/$1/stat"
 }
 
 serverpid() {

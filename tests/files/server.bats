@@ -4,21 +4,24 @@
 load helper
 
 @test "devtraced returns once the files answer; status tells its pid; devtrace stop removes everything" {
-	start && echo start > "$D/tracectl"
+	start
+	echo start > "$D/tracectl"
 	run grep -x start "$D/tracectl"
 	assert_success
 	run devtrace status
 	assert_success
 	assert_output --regexp "^devtraced pid [0-9]+ serves $D\$"
 	pid=$(serverpid)
-	shm=$(awk '/\/dev\/shm\/devtrace-/ { print $NF; exit }' /proc/$pid/maps)
-	[ -e "$shm" ] && [ -e "$shm.syms" ]
+	shm=$(awk '/\/dev\/shm\/devtrace-/ { print $NF; exit }' "/proc/$pid/maps")
+	[ -e "$shm" ]
+	[ -e "$shm.syms" ]
 	mounted "$D"
 	run devtrace stop
 	assert_success
 	gone "$pid"
-	! mounted "$D"
-	[ ! -e "$shm" ] && [ ! -e "$shm.syms" ]
+	run ! mounted "$D"
+	[ ! -e "$shm" ]
+	[ ! -e "$shm.syms" ]
 	run devtrace status
 	assert_failure 1
 	assert_output "no devtraced serves $D"
@@ -49,6 +52,7 @@ load helper
 	for sig in TERM INT; do
 		devtraced -f -n 3>&- &
 		pid=$!
+		# shellcheck disable=SC2034 # read by teardown in helper.bash
 		BGPIDS=$pid
 		waitfor mounted "$D"
 		waitfor test -e "$D/tracectl"
@@ -56,7 +60,7 @@ load helper
 		rc=0
 		wait $pid || rc=$?
 		[ "$rc" = 0 ]
-		! mounted "$D"
+		run ! mounted "$D"
 		run devtrace status
 		assert_failure
 	done
@@ -126,12 +130,13 @@ load helper
 	assert_failure 2
 	run devtrace run
 	assert_failure 2
-	! mounted "$D"
+	run ! mounted "$D"
 }
 
 @test "the files are mode 0600 and the server's; user nobody can open none of them" {
 	[ "$(id -u)" = 0 ] || skip "needs root"
 	P=$(mktemp -d /tmp/devtrace-perm.XXXXXX)
+	# shellcheck disable=SC2034 # read by teardown in helper.bash
 	EXTRA=$P
 	chmod 755 "$P"
 	export DEVTRACE_DIR=$P/dev
@@ -186,7 +191,8 @@ load helper
 	assert_success
 	devtrace stop
 	for f in tracectl trace tracepipe tracesyms; do
-		[ ! -e /dev/$f ] && [ ! -L /dev/$f ]
+		[ ! -e /dev/$f ]
+		[ ! -L /dev/$f ]
 	done
 }
 
@@ -220,7 +226,7 @@ load helper
 	run devtraced -n --no-files
 	assert_success
 	assert_output ""
-	! mounted "$D"
+	run ! mounted "$D"
 	run devtrace status
 	assert_success
 	devtrace ctl trace 1000 2000 new t

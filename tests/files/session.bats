@@ -60,7 +60,8 @@ load helper
 	run cat "$D/trace"
 	assert_success
 	assert_output ""
-	[ "$(counter read)" = 3 ] && [ "$(counter queued)" = 0 ]
+	[ "$(counter read)" = 3 ]
+	[ "$(counter queued)" = 0 ]
 	echo stop > "$D/tracectl"
 	run grep -c -x -e start -e stop "$D/tracectl"
 	assert_output 1
@@ -182,6 +183,7 @@ load helper
 	assert_line "#read 1"
 	devtrace cat -f > "$BATS_TEST_TMPDIR/out" 3>&- &
 	c=$!
+	# shellcheck disable=SC2034 # read by teardown in helper.bash
 	BGPIDS="$c"
 	waitfor grep -qx "#reader $c" "$D/tracectl"
 	# the reader's own injections are not traced: these come from the shell

@@ -57,13 +57,18 @@ attached() {
 	touch "$BATS_TEST_TMPDIR/go"
 	wait $p1
 	wait $p2
-	[ "$(cat "$BATS_TEST_TMPDIR/out1")" = "1 1225" ] && [ "$(cat "$BATS_TEST_TMPDIR/out2")" = "2 2001225" ]
+	# each prints its id and the sum of what fl_work returned,
+	# id * 1000 + i for i = 0..49: 50 * 1000 * id + 1225
+	run cat "$BATS_TEST_TMPDIR/out1"
+	assert_output "1 51225"
+	run cat "$BATS_TEST_TMPDIR/out2"
+	assert_output "2 101225"
 	cat "$D/trace" > "$BATS_TEST_TMPDIR/rec"
 	wellformed "$BATS_TEST_TMPDIR/rec"
 	[ "$(wc -l < "$BATS_TEST_TMPDIR/rec")" = 200 ]
 	for p in 1 2; do
 		pid=$(eval echo \$p$p)
-		of $pid "$BATS_TEST_TMPDIR/rec" > "$BATS_TEST_TMPDIR/p$p"
+		of "$pid" "$BATS_TEST_TMPDIR/rec" > "$BATS_TEST_TMPDIR/p$p"
 		# each process: 50 calls, entry then exit, with its own id and return values
 		run awk -v id=$p '
 			$1 == "E" { if (strtonum("0x" $5) != id || strtonum("0x" $6) != n) bad++; inside = 1 }
@@ -130,7 +135,7 @@ attached() {
 	# and back to every process
 	ctl watch 0
 	devtrace run "$X/fl_loop" 3 5 - 0
-	[ "$(cat "$D/trace" | wc -l)" = 10 ]
+	[ "$(wc -l < "$D/trace")" = 10 ]
 }
 
 @test "a traced program keeps running through a server restart and attaches again" {
@@ -205,7 +210,7 @@ attached() {
 	ctl trace mark on
 	ctl size 18
 	n=3
-	for i in $(seq $n); do
+	for _ in $(seq $n); do
 		devtrace run "$X/fl_spin" 50 3>&- &
 		BGPIDS="$BGPIDS $!"
 	done
@@ -220,7 +225,7 @@ attached() {
 	hz=$(counter hz)
 	cat "$D/trace" > "$BATS_TEST_TMPDIR/rec"
 	[ "$(counter lost)" = 0 ]
-	run awk -v hz=$hz -v n=$n '
+	run awk -v hz="$hz" -v n=$n '
 		$2 == "ffff000000000500" { mark = strtonum("0x" $3); next }
 		!($4 in first) { first[$4] = strtonum("0x" $3) }
 		END {

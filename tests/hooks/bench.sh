@@ -10,12 +10,12 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 H=$root/build/tests/hooks
 L=$root/lib/libdevtrace.so
 n=${1:-100000000}
-export DEVTRACE_DIR=${TMPDIR:-/tmp}/devtrace-bench.$$
+export DEVTRACE_DIR="${TMPDIR:-/tmp}/devtrace-bench.$$"
 "$H/devshm" "$DEVTRACE_DIR" create 16
 trap '"$H/devshm" "$DEVTRACE_DIR" destroy' EXIT
 
 ns() {	# median ns/call of 5 runs
-	for k in 1 2 3 4 5; do "$@" 2>&1 >/dev/null | awk '{ print $1 }'; done | sort -n | sed -n 3p
+	for _ in 1 2 3 4 5; do "$@" 2>&1 >/dev/null | awk '{ print $1 }'; done | sort -n | sed -n 3p
 }
 ir() {	# instructions per call: the difference of two run lengths
 	a=$(valgrind --tool=callgrind --trace-children=yes --smc-check=all --callgrind-out-file=/dev/null "$@" 100000 2>&1 | awk '/refs/ { gsub(",", "", $NF); print $NF }' | tail -1)
@@ -29,11 +29,11 @@ row() {	# name, quick N, command...
 	printf '%-34s %8s ns/call %6s instructions/call\n' "$name" "$t" "$i"
 }
 
-row "no hooks (plain cc)" $n "$H/fx_bench_plain"
-row "NOP sleds, no runtime" $n "$H/fx_bench"
-row "sites off (attached, jmp .+7)" $n env LD_PRELOAD="$L" "$H/fx_bench"
-row "classic, glibc's empty hooks" $n "$H/fx_bench_classic"
-row "classic, attached, stopped" $n env LD_PRELOAD="$L" "$H/fx_bench_classic"
+row "no hooks (plain cc)" "$n" "$H/fx_bench_plain"
+row "NOP sleds, no runtime" "$n" "$H/fx_bench"
+row "sites off (attached, jmp .+7)" "$n" env LD_PRELOAD="$L" "$H/fx_bench"
+row "classic, glibc's empty hooks" "$n" "$H/fx_bench_classic"
+row "classic, attached, stopped" "$n" env LD_PRELOAD="$L" "$H/fx_bench_classic"
 "$H/devshm" "$DEVTRACE_DIR" ctl trace work new w
 "$H/devshm" "$DEVTRACE_DIR" ctl trace w on
 "$H/devshm" "$DEVTRACE_DIR" ctl start

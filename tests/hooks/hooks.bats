@@ -162,7 +162,7 @@ counter() { state | awk -v k="#$1" '$1 == k { print $2 }'; }
 }
 
 @test "longjmp and siglongjmp: skipped frames are dropped, the program goes on, the shadow stack does not fill" {
-	on a b c done main
+	on a b c 'done' main
 	DEVTRACE_SHADOW=16 run traced "$H/fx_jmp" 100
 	assert_success
 	assert_output "jumps 200 done 200"
@@ -386,7 +386,10 @@ counter() { state | awk -v k="#$1" '$1 == k { print $2 }'; }
 	on '*'
 	for f in "fx_basic 9" fx_tail fx_signal "fx_jmp 50" fx_threads fx_dl "fx_deep 300" fx_classic; do
 		rc1=0 rc2=0
+		# $f is a program and its arguments: split on purpose
+		# shellcheck disable=SC2086
 		$H/$f > "$T/plain" 2>&1 || rc1=$?
+		# shellcheck disable=SC2086
 		traced $H/$f > "$T/traced" 2>&1 || rc2=$?
 		[ $rc1 = $rc2 ] || fail "$f: exit $rc1 untraced, $rc2 traced"
 		cmp "$T/plain" "$T/traced" || fail "$f: output differs"

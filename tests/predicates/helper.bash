@@ -22,6 +22,7 @@ setup() {
 	export DEVTRACE_DIR=$BATS_TEST_TMPDIR/dev
 	D=$DEVTRACE_DIR
 	T=$BATS_TEST_TMPDIR
+	# shellcheck disable=SC2034 # for the tests
 	X=$BATS_FILE_TMPDIR
 	BGPIDS=
 	NSPAWN=0

@@ -13,7 +13,8 @@ load helper
 # the fixture's last line: PID FD SUM
 ran() {
 	read -r P FD SUM < "$T/out"
-	[ "$FD" = "$1" ] && [ "$SUM" = 157656 ]
+	[ "$FD" = "$1" ]
+	[ "$SUM" = 157656 ]
 }
 
 @test "the fixture is traced: io's 12 records, exact, without a predicate" {
@@ -27,7 +28,7 @@ ran() {
 	run grep -c " io $X/fx_io\$" "$T/syms"
 	assert_output 1
 	run cat "$T/recs"
-	assert_output "$(all $P 3)"
+	assert_output "$(all "$P" 3)"
 	[ "$(counter hits)" = 12 ]
 	[ "$(counter filtered)" = 0 ]
 	[ "$(counter predfaults)" = 0 ]
@@ -177,6 +178,7 @@ EOF
 	spawn a "$X/fx_io" -r "$T/ready.a" -g "$T/go2" 3
 	spawn b "$X/fx_io" -r "$T/ready.b" -g "$T/go2" 4
 	# the pid is known before the process reads the device's state
+	# shellcheck disable=SC2154 # spawn sets a
 	pred "pid == $a"
 	touch "$T/go"
 	# both attached and waiting; then both make their calls at once
@@ -186,10 +188,11 @@ EOF
 	touch "$T/go2"
 	go
 	[ "$(cat "$T/out.1")" = "$a 3 157656" ]
+	# shellcheck disable=SC2154 # spawn sets b
 	[ "$(cat "$T/out.2")" = "$b 4 157656" ]
 	records
 	run cat "$T/recs"
-	assert_output "$(all $a 3)"
+	assert_output "$(all "$a" 3)"
 	[ "$(counter hits)" = 12 ]
 	[ "$(counter filtered)" = 12 ]
 	# the other way round, on two new processes
@@ -199,7 +202,7 @@ EOF
 	go
 	records
 	run cat "$T/recs"
-	assert_output "$(all $b 4)"
+	assert_output "$(all "$b" 4)"
 	[ "$(counter filtered)" = 24 ]
 }
 
@@ -211,7 +214,7 @@ EOF
 	go
 	records
 	run cat "$T/recs"
-	assert_output "$(all $a 3)"
+	assert_output "$(all "$a" 3)"
 	[ "$(counter filtered)" = 12 ]
 	spawn a "$X/fxa" 3
 	spawn b "$X/fxb" 4
@@ -219,7 +222,7 @@ EOF
 	go
 	records
 	run cat "$T/recs"
-	assert_output "$(all $b 4)"
+	assert_output "$(all "$b" 4)"
 	[ "$(counter filtered)" = 24 ]
 	# a name that no process has
 	spawn a "$X/fxa" 3
@@ -245,7 +248,7 @@ EOF
 	ran 3
 	records
 	run cat "$T/recs"
-	assert_output "$(all $P 3)"
+	assert_output "$(all "$P" 3)"
 }
 
 @test "execname follows exec: the same pid under a new name" {
@@ -255,10 +258,11 @@ EOF
 	pred 'execname == "fxa"'
 	go
 	run cat "$T/out.1"
-	assert_output "$(printf '%s 4 157656\n%s 5 157656' $p $p)"
+	# shellcheck disable=SC2154 # spawn sets p
+	assert_output "$(printf '%s 4 157656\n%s 5 157656' "$p" "$p")"
 	records
 	run cat "$T/recs"
-	assert_output "$(all $p 5)"
+	assert_output "$(all "$p" 5)"
 	[ "$(counter filtered)" = 12 ]
 	# and the other name: the records before the exec
 	spawn p "$X/fxb" 4 "$X/fxa" 5
@@ -266,7 +270,7 @@ EOF
 	go
 	records
 	run cat "$T/recs"
-	assert_output "$(all $p 4)"
+	assert_output "$(all "$p" 4)"
 	[ "$(counter filtered)" = 24 ]
 }
 
@@ -276,6 +280,7 @@ EOF
 	spawn n "$X/fxb" 4 "$X/fxa" 5
 	spawn m "$X/fxa" 6
 	spawn o "$X/fxb" 7
+	# shellcheck disable=SC2154 # spawn sets n
 	pred "pid == $n && arg1 >= 4096 && execname == \"fxa\""
 	go
 	records
@@ -331,7 +336,7 @@ EOF
 	ran 3
 	records
 	run cat "$T/recs"
-	assert_output "$(exits $P 3)"
+	assert_output "$(exits "$P" 3)"
 	[ "$(counter predfaults)" = 7 ]
 	[ "$(counter filtered)" = 16 ]
 	# short circuit: 1 / 0 is never evaluated
@@ -481,7 +486,7 @@ EOF
 	ran 3
 	records
 	run cat "$T/recs"
-	assert_output "$(ents $P 3 | tail -3)"
+	assert_output "$(ents "$P" 3 | tail -3)"
 	# the #error lines stay until a command succeeds
 	[ -n "$(errors)" ]
 	pred 'arg1 >= 4096'
@@ -529,12 +534,12 @@ EOF
 	ran 3
 	records
 	run cat "$T/recs"
-	assert_output "$(ents $P 3 | tail -3)"
+	assert_output "$(ents "$P" 3 | tail -3)"
 }
 
 @test "the predicate shows in tracectl as written and survives a save into a new server" {
 	server
-	ctl trace done new d
+	ctl trace 'done' new d
 	ctl trace d on
 	# spaces inside the slashes, a '/' operator, a string, a character constant, a tab
 	e=$(printf '  execname == "fx_io" && arg1 / 2 >= 2048 &&\targ2 == %s  ' "'A'")
@@ -594,7 +599,7 @@ EOF
 	ran 3
 	records
 	run cat "$T/recs"
-	assert_output "$(all $P 3)"
+	assert_output "$(all "$P" 3)"
 	# spaces after pred remove it too
 	pred 'arg1 == 1'
 	echo 'trace io pred   ' > "$D/tracectl"
@@ -607,7 +612,7 @@ EOF
 
 @test "a predicate belongs to its trace: another trace's records are not filtered" {
 	server
-	ctl trace done new d
+	ctl trace 'done' new d
 	ctl trace d on
 	pred 'arg1 == 65536'
 	fx "$X/fx_io" 3
@@ -627,12 +632,12 @@ EOF
 	server
 	spawn a "$X/fx_io" 3
 	spawn b "$X/fx_io" 4
-	ctl watch $a
+	ctl watch "$a"
 	pred 'arg1 >= 4096'
 	go
 	records
 	run cat "$T/recs"
-	assert_output "$(ents $a 3 | tail -3)"
+	assert_output "$(ents "$a" 3 | tail -3)"
 	# a's 9 by the predicate.  b's calls are not hits at all: a process
 	# the watch list leaves out keeps its sites off (rt/apply.c, watched()),
 	# so they are not counted (whereas rt/hook.c does count the hits of a
@@ -672,7 +677,7 @@ EOF
 	go
 	records
 	run cat "$T/recs"
-	assert_output "$(all $p 3)"
+	assert_output "$(all "$p" 3)"
 	spawn p "$X/fx_io" 3
 	pred "ppid != $BASHPID || uid != $u"
 	go
@@ -696,7 +701,7 @@ EOF
 	ran 3
 	records
 	run cat "$T/recs"
-	assert_output "$(all $P 3)"
+	assert_output "$(all "$P" 3)"
 	[ "$(counter filtered)" = 12 ]
 }
 
@@ -711,7 +716,7 @@ EOF
 	ran 3
 	records
 	run cat "$T/recs"
-	assert_output "$(all $P 3)"
+	assert_output "$(all "$P" 3)"
 	pred "timestamp <= 0x$t"
 	fx "$X/fx_io" 3
 	records
@@ -723,13 +728,13 @@ EOF
 	setarch -R devtrace run "$X/fx_io" 3 > "$T/out"
 	records
 	pc=$(awk 'NR == 1 { print $2 }' "$T/raw")
-	[ "$(awk -v pc=$pc '$2 == pc' "$T/raw" | wc -l)" = 12 ]
+	[ "$(awk -v pc="$pc" '$2 == pc' "$T/raw" | wc -l)" = 12 ]
 	pred "pc == 0x$pc"
 	setarch -R devtrace run "$X/fx_io" 3 > "$T/out"
 	ran 3
 	records
 	run cat "$T/recs"
-	assert_output "$(all $P 3)"
+	assert_output "$(all "$P" 3)"
 	pred "pc != 0x$pc"
 	setarch -R devtrace run "$X/fx_io" 3 > "$T/out"
 	records

@@ -21,7 +21,7 @@ golden() {
 		AWK=$a "$@" > "$BATS_TEST_TMPDIR/out" 2> "$BATS_TEST_TMPDIR/err" || rc=$?
 		[ $rc -eq 0 ] || fail "AWK=$a: exit $rc: $(cat "$BATS_TEST_TMPDIR/err")"
 		[ ! -s "$BATS_TEST_TMPDIR/err" ] || fail "AWK=$a: stderr: $(cat "$BATS_TEST_TMPDIR/err")"
-		if [ -n "$UPDATE_GOLDEN" ] && [ $a = gawk ]; then cp "$BATS_TEST_TMPDIR/out" "$G/$name"; fi
+		if [ -n "$UPDATE_GOLDEN" ] && [ "$a" = gawk ]; then cp "$BATS_TEST_TMPDIR/out" "$G/$name"; fi
 		diff -u "$G/$name" "$BATS_TEST_TMPDIR/out" >&2 || fail "AWK=$a: output differs from golden/$name"
 	done
 }

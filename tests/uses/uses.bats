@@ -70,7 +70,7 @@ $(tail -20 "$U/lua-build.log" 2>/dev/null)"
 	grep -q ' l_alloc ' "$U/syms"
 	# the patchable entry: 7 bytes of NOPs before the body
 	a=$(nm "$U/lua/lua" | awk '$3 == "l_alloc" { print $1 }')
-	run objdump -d --start-address=0x$a --stop-address=$(printf '0x%x' $((0x$a + 7))) "$U/lua/lua"
+	run objdump -d --start-address="0x$a" --stop-address="$(printf '0x%x' $((0x$a + 7)))" "$U/lua/lua"
 	[ "$(printf '%s\n' "$output" | grep -c '	nop *$')" -eq 7 ]
 }
 
@@ -131,7 +131,8 @@ $(tail -20 "$U/lua-build.log" 2>/dev/null)"
 
 @test "(a) the timeline PNG and SVG: real pictures, under 200 KB, gnuplot quiet" {
 	[ "$(head -c 8 "$U/timeline.png" | od -An -tx1 | tr -d ' ')" = 89504e470d0a1a0a ]
-	[ "$(wc -c < "$U/timeline.png")" -gt 10000 ] && [ "$(wc -c < "$U/timeline.png")" -lt 200000 ]
+	[ "$(wc -c < "$U/timeline.png")" -gt 10000 ]
+	[ "$(wc -c < "$U/timeline.png")" -lt 200000 ]
 	grep -q '<svg' "$U/timeline.svg"
 	grep -q 'auxsort' "$U/timeline.svg"
 	grep -q 'table.sort of 1000 strings' "$U/timeline.svg"
@@ -171,9 +172,9 @@ $(tail -20 "$U/lua-build.log" 2>/dev/null)"
 	[ "$(awk 'NR > 1 { s += $3 } END { print s }' "$U/c.count")" -eq "$(wc -l < "$U/c.alloc")" ]
 	# the two pids are the two processes that ran, each a whole run of work.lua
 	[ "$(awk '{ print $4 }' "$U/c.trace" | sort -u | wc -l)" -eq 2 ]
-	for p in $(awk 'NR > 1 { print $1 }' "$U/c.count" | sort -u); do
+	while read -r p; do
 		[ "$(awk -v p="$p" '$1 == p && $2 == 0 { print $3 }' "$U/c.count")" -gt 1000 ]
-	done
+	done < <(awk 'NR > 1 { print $1 }' "$U/c.count" | sort -u)
 	# same program, same work: each process made as many calls as (b)'s
 	n=$(wc -l < "$U/b.alloc")
 	run sh -c "awk 'NR > 1 { s[\$1] += \$3 } END { for (p in s) print s[p] }' '$U/c.count'"
