@@ -125,6 +125,7 @@ setup_of() {
 	run --separate-stderr devtrace run -v -t 'parse_t*' -p 'depth == 0' -t print_value -- "$X/fl_parse" 4
 	assert_success
 	[ "${lines[0]}" = 4 ]
+	# shellcheck disable=SC2154 # set by run --separate-stderr
 	output=$stderr
 	assert_output - <<-END
 	# echo 'trace parse_t* new run1' > $D/tracectl

@@ -13,7 +13,7 @@ setup() {
 	export DEVTRACE_DIR=$BATS_TEST_TMPDIR/dev
 	W=$BATS_TEST_TMPDIR/work
 	mkdir -p "$W"
-	cd "$W"
+	cd "$W" || return 1
 }
 
 teardown() {
@@ -34,7 +34,7 @@ teardown() {
 @test "every script and plot of the checkout is installed, with a command" {
 	for f in "$ROOT"/scripts/* "$ROOT"/plots/*; do
 		n=${f##*/}
-		[ -f "$f" ] && [ -x "$f" ] || continue
+		if [ ! -f "$f" ] || [ ! -x "$f" ]; then continue; fi
 		case $n in *.*) continue;; esac
 		assert [ -x "$P/bin/devtrace-$n" ]
 		run "$P/bin/devtrace-$n" --help
@@ -70,8 +70,8 @@ teardown() {
 	run devtrace run ./fixture
 	assert_output 82
 	devtrace cat > trace
-	devtrace syms > syms
-	run sh -c 'devtrace-name syms trace | cut -d" " -f1,2'
+	devtrace syms > names
+	run sh -c 'devtrace-name names trace | cut -d" " -f1,2'
 	assert_output "E work_outer
 E work_inner
 X work_inner
@@ -79,7 +79,7 @@ E work_inner
 X work_inner
 X work_outer"
 	# from column 36 the flow is the function, indented by depth
-	run sh -c 'devtrace-name syms trace | devtrace-flow | cut -c36-'
+	run sh -c 'devtrace-name names trace | devtrace-flow | cut -c36-'
 	assert_output "FUNCTION
 -> work_outer
   -> work_inner
@@ -87,7 +87,7 @@ X work_outer"
   -> work_inner
   <- work_inner
 <- work_outer"
-	devtrace-createplot -s syms -o timeline.png trace
+	devtrace-createplot -s names -o timeline.png trace
 	run od -An -c -N4 timeline.png
 	assert_output ' 211   P   N   G'
 }
