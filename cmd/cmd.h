@@ -18,5 +18,6 @@ uint32_t	tgidof(uint32_t tid);	/* a thread's process, from /proc */
 /* devtrace's commands: the table is devtrace.c's */
 typedef struct Cmd Cmd;
 int	spawn(char **args, int nargs);	/* devtraced from beside this binary, with args; its exit status */
+int	writeall(int fd, const char *buf, size_t n);	/* all of buf to fd, through EINTR; -1 on error */
 int	xrun(Cmd *c, int argc, char **argv);	/* devtrace run: run.c */
 #endif

@@ -106,13 +106,13 @@ attach(void)
 	return s;
 }
 
-static int
-writeall(const char *buf, size_t n)
+int
+writeall(int fd, const char *buf, size_t n)
 {
 	ssize_t w;
 
 	while (n > 0) {
-		if ((w = write(1, buf, n)) < 0) {
+		if ((w = write(fd, buf, n)) < 0) {
 			if (errno == EINTR)
 				continue;
 			return -1;
@@ -234,7 +234,7 @@ xcat(Cmd *c, int argc, char **argv)
 	memset(&r, 0, sizeof r);
 	while (!intr) {
 		if ((n = shmread(s, &r, buf, sizeof buf)) > 0) {
-			if (writeall(buf, n) < 0) {
+			if (writeall(1, buf, n) < 0) {
 				rc = 1;
 				break;
 			}
@@ -260,7 +260,7 @@ xstate(Cmd *c, int argc, char **argv)
 	if ((buf = malloc(Statemax)) == NULL)
 		return 1;
 	n = shmstate(s, buf, Statemax);
-	return writeall(buf, n) < 0;
+	return writeall(1, buf, n) < 0;
 }
 
 static int
@@ -277,7 +277,7 @@ xsyms(Cmd *c, int argc, char **argv)
 		return 1;
 	}
 	while ((n = fread(buf, 1, sizeof buf, f)) > 0)
-		if (writeall(buf, n) < 0)
+		if (writeall(1, buf, n) < 0)
 			return 1;
 	fclose(f);
 	return 0;

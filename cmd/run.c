@@ -344,23 +344,6 @@ mktraces(Run *r)
 	return 0;
 }
 
-static int
-writeall(int fd, const char *buf, size_t n)
-{
-	ssize_t w;
-
-	while (n > 0) {
-		if ((w = write(fd, buf, n)) < 0) {
-			if (errno == EINTR)
-				continue;
-			return -1;
-		}
-		buf += w;
-		n -= w;
-	}
-	return 0;
-}
-
 /* queued records to fd, at most max bytes; how many were read, or -1 on a write error */
 static long long
 drain(Run *r, Reader *rd, int fd, unsigned long long max)
