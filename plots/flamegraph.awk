@@ -10,6 +10,7 @@ BEGIN {
 	CHARS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.@$"
 	MAXLAB = 400
 }
+/^#/ { next }
 NF >= 2 && $NF ~ /^[0-9]+(\.[0-9]*)?$/ && $NF + 0 > 0 {
 	v = $NF + 0
 	st = $0
@@ -24,7 +25,7 @@ NF >= 2 && $NF ~ /^[0-9]+(\.[0-9]*)?$/ && $NF + 0 > 0 {
 	if (nf > MAXD) MAXD = nf
 	next
 }
-NF && $0 !~ /^#/ { bad++ }
+NF { bad++ }
 function close_(d) { n++; BN[n] = PF[d]; BD[n] = d; B1[n] = PS[d]; B2[n] = X }
 function hash(s,   i, h) {
 	h = 0

@@ -22,9 +22,9 @@ $1 == "X" && NF == 8 {
 	if (!(s in V)) { V[s] = 0; KEYS[++NK] = s }
 	V[s] += CALLS ? 1 : C_EXCL
 }
-# frame: a function name as one frame: ";" separates frames, and the
-# last blank the value
-function frame(f) { gsub(/[; \t]/, "_", f); return f }
+# frame: a function name as one frame: ";" separates frames (names
+# have no blanks: they are one field of a record)
+function frame(f) { gsub(/;/, "_", f); return f }
 END {
 	if (DIED) exit 2
 	cmd = "sort"

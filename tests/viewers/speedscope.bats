@@ -22,7 +22,7 @@ VIEW=$BATS_TEST_DIRNAME/speedscope-view
 	assert_success
 	# main 1000..1300 ticks at 2 GHz; worker 1040..1150 less lock 1060..1100
 	assert_output "$(printf '%s\n' \
-		"# $F/threads.trace (pid 1), tid 300 (tid 300) (1/3)" \
+		"# threads.trace (pid 1), tid 300 (tid 300) (1/3)" \
 		"150.00ns (100%)	95.00ns (63%)	main" \
 		"55.00ns (37%)	35.00ns (23%)	worker" \
 		"20.00ns (13%)	20.00ns (13%)	lock")"
