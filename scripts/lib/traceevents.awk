@@ -21,9 +21,9 @@ $1 == "X" && NF == 8 {
 	k = callfind(t, $2)
 	if (k < 0) { callorphan(t); ORPH[++NO] = t SUBSEP $2 SUBSEP tick; next }
 	# calls the X passes (a longjmp) ended by the time their caller did
-	while (NS[t] > k + 1) { callpop(t, ""); call(t, C_FN, C_START, tick, "no exit") }
+	while (NS[t] > k + 1) { callpop(t, ""); call(t, C_FN, C_START, tick, "no exit", C_DEPTH) }
 	callpop(t, tick)
-	call(t, C_FN, C_START, C_END, "")
+	call(t, C_FN, C_START, C_END, "", C_DEPTH)
 }
 # seen: the tick of this record, relative to the first; a new thread named
 function seen(t,   v) {
@@ -37,10 +37,23 @@ function seen(t,   v) {
 	}
 	return v
 }
-function cut(t) { CUT[++NC] = t SUBSEP C_FN SUBSEP C_START }
-function call(t, fn, s, e, why) {
-	ev(sprintf("{\"name\":%s,\"cat\":\"call\",\"ph\":\"X\",\"ts\":%.3f,\"dur\":%.3f,\"pid\":1,\"tid\":%s%s}",
-		jstr(fn), (s - LO) * US, (e - s) * US, tidname(t), why == "" ? "" : ",\"args\":{\"cut\":\"" why "\"}"))
+function cut(t) { CUT[++NC] = t SUBSEP C_FN SUBSEP C_START SUBSEP C_DEPTH }
+# call: one X event of a call of depth d (in its thread t), from tick s
+# to tick e.  Times to 0.1 ns, so that two records' ticks stay apart at
+# any counter up to 5 GHz; the end is rounded as the start is and the
+# duration taken between them, so that rounding never makes a call
+# overlap the next.  Calls that end on the same tick (a tail call's
+# returns; calls a longjmp passed) end 0.1 ps apart, callers last:
+# a viewer that orders equal ends by their starts (speedscope) would
+# close the caller first and nest every call after it wrongly.
+function call(t, fn, s, e, why, d,   ts, te, k) {
+	k = d != "" && (t in LASTE) && e == LASTE[t] && d == LASTD[t] - 1 ? LASTK[t] + 1 : 0
+	LASTE[t] = e; LASTD[t] = d; LASTK[t] = k
+	ts = sprintf("%.4f", (s - LO) * US)
+	te = sprintf("%.4f", (e - LO) * US)
+	if (k) te = sprintf("%.7f", te + k * 1e-7)
+	ev(sprintf("{\"name\":%s,\"cat\":\"call\",\"ph\":\"X\",\"ts\":%s,\"dur\":" (k ? "%.7f" : "%.4f") ",\"pid\":1,\"tid\":%s%s}",
+		jstr(fn), ts, te - ts, tidname(t), why == "" ? "" : ",\"args\":{\"cut\":\"" why "\"}"))
 }
 function ev(s) { printf "%s%s", NEV++ ? ",\n" : "", s }
 END {
@@ -48,8 +61,8 @@ END {
 	# the trace's bounds are known now: calls it cut run to them
 	for (n = 1; n <= NTHR; n++)
 		for (t = THR[n]; NS[t] > 0; ) { callpop(t, ""); cut(t) }
-	for (i = 1; i <= NC; i++) { split(CUT[i], f, SUBSEP); call(f[1], f[2], f[3], HI, "no exit") }
-	for (i = 1; i <= NO; i++) { split(ORPH[i], f, SUBSEP); call(f[1], f[2], LO, f[3], "no entry") }
+	for (i = 1; i <= NC; i++) { split(CUT[i], f, SUBSEP); call(f[1], f[2], f[3], HI, "no exit", f[4]) }
+	for (i = 1; i <= NO; i++) { split(ORPH[i], f, SUBSEP); call(f[1], f[2], LO, f[3], "no entry", "") }
 	print "\n]}"
 }
 # JSON: a string with its specials escaped; a number as JSON writes it
