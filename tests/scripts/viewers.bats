@@ -132,3 +132,20 @@ events() {
 	assert_success
 	assert_line --index 0 "usage: flamegraph [-u UNITS] [-o OUT.png | -o OUT.svg] [-g WIDTHxHEIGHT]"
 }
+
+@test "traceevents: calls that end on one tick nest as speedscope reads them" {
+	# main -> f -> g, g a tail call: f and g return on one tick; then h
+	printf 'E 401000 1000 9\nE 401100 1100 9\nE 401200 1200 9\nX 401200 1300 9\nX 401100 1300 9\nE 401300 1400 9\nX 401300 1500 9\nX 401000 1600 9\n' |
+		"$BATS_TEST_DIRNAME/mktrace" > "$BATS_TEST_TMPDIR/tail.trace"
+	for a in $AWKS; do
+		AWK=$a "$S/traceevents" -v hz=1000000000 "$BATS_TEST_TMPDIR/tail.trace" > "$BATS_TEST_TMPDIR/tail.json"
+		run "$BATS_TEST_DIRNAME/jsonnesting" "$BATS_TEST_TMPDIR/tail.json"
+		assert_output nested
+		AWK=$a "$S/traceevents" -s "$F/unfinished.syms" -v "ctl=$F/tracectl" "$F/unfinished.trace" > "$BATS_TEST_TMPDIR/u.json"
+		run "$BATS_TEST_DIRNAME/jsonnesting" "$BATS_TEST_TMPDIR/u.json"
+		assert_output nested
+	done
+	# g ends at 0.3 us; f, its caller, on the same tick, 0.1 ps later
+	run jq -c '[.traceEvents[] | select(.ph == "X") | [.ts, .dur]]' "$BATS_TEST_TMPDIR/tail.json"
+	assert_output '[[0.2,0.1],[0.1,0.2000001],[0.4,0.1],[0,0.6]]'
+}
