@@ -101,8 +101,8 @@ END {
 	div = 1
 	if (UNIT == "ns") {
 		ns = total * SCALE
-		if (ns < 1e4) { div = 1; u = "ns" }
-		else if (ns < 1e7) { div = 1e3; u = "us" }
+		# microseconds at least: a short trace's axis reads 0.5 us, not 500 ns
+		if (ns < 1e7) { div = 1e3; u = "us" }
 		else if (ns < 1e10) { div = 1e6; u = "ms" }
 		else { div = 1e9; u = "s" }
 		xlabel = "time since the first record (" u ")"

@@ -28,10 +28,10 @@ quiet() {
 	grep -q '>worker<' "$BATS_TEST_TMPDIR/t.svg"
 }
 
-@test "createplot: calls cut by the trace, in ns from tracectl" {
+@test "createplot: calls cut by the trace, in us from tracectl" {
 	quiet "$P/createplot" -s "$F/midcall.syms" -v "ctl=$F/tracectl" -o "$BATS_TEST_TMPDIR/m.svg" "$F/midcall.trace"
 	picture svg "$BATS_TEST_TMPDIR/m.svg"
-	grep -q 'time since the first record (ns)' "$BATS_TEST_TMPDIR/m.svg"
+	grep -q 'time since the first record (us)' "$BATS_TEST_TMPDIR/m.svg"
 	quiet "$P/createplot" -s "$F/unfinished.syms" -o "$BATS_TEST_TMPDIR/u.png" "$F/unfinished.trace"
 	picture png "$BATS_TEST_TMPDIR/u.png"
 }
@@ -87,4 +87,46 @@ quiet() {
 
 @test "distplot: no values is an error" {
 	fails 1 "no values" "$P/distplot" -o "$BATS_TEST_TMPDIR/e.png" retval "$F/empty.trace"
+}
+
+@test "createplot: the axis in ms for a longer trace with a frequency, ticks without" {
+	"$BATS_TEST_DIRNAME/gentrace" 3000 1 > "$BATS_TEST_TMPDIR/big"
+	run sh -c '"$0" -v hz=1000000 "$1" | grep "^set xlabel"' "$P/createplot" "$BATS_TEST_TMPDIR/big"
+	assert_output --regexp '^set xlabel "time since the first record \((ms|s)\)"$'
+	run sh -c '"$0" "$1" | grep "^set xlabel"' "$P/createplot" "$BATS_TEST_TMPDIR/big"
+	assert_output 'set xlabel "ticks since the first record"'
+}
+
+@test "createplot: the paper's form, SYMS MINTICKS TRACE, is -s SYMS -m MINTICKS" {
+	for a in $AWKS; do
+		AWK=$a "$P/createplot" "$F/simple.syms" 300 "$F/simple.trace" > "$BATS_TEST_TMPDIR/paper"
+		AWK=$a "$P/createplot" -s "$F/simple.syms" -m 300 "$F/simple.trace" > "$BATS_TEST_TMPDIR/options"
+		cmp "$BATS_TEST_TMPDIR/paper" "$BATS_TEST_TMPDIR/options"
+	done
+	run grep -c '(5 calls; 2 under 300 ticks not drawn)' "$BATS_TEST_TMPDIR/paper"
+	assert_output 1
+	fails 2 "minimum twice: -m 1 and 300" "$P/createplot" -m 1 "$F/simple.syms" 300 "$F/simple.trace"
+	fails 2 "names twice" "$P/createplot" -s x "$F/simple.syms" 300 "$F/simple.trace"
+}
+
+@test "createplot: the paper's command as printed, then gnuplot plotme writes plotme.png" {
+	printf 'int leaf(int x){return x+1;}\nint main(void){return leaf(1)-2;}\n' > "$BATS_TEST_TMPDIR/p.c"
+	cc -O0 -pie -o "$BATS_TEST_TMPDIR/9k8pf" "$BATS_TEST_TMPDIR/p.c"
+	b=$((0x55d4c0000000))
+	a() { printf '%x' $((b + 0x$(nm "$BATS_TEST_TMPDIR/9k8pf" | awk -v f="$1" '$3 == f { print $1 }'))); }
+	printf 'E %s 1000 7\nE %s 1100 7\nX %s 9000 7\nE %s 9100 7\nX %s 9200 7\nX %s 10000 7\n' \
+		"$(a main)" "$(a leaf)" "$(a leaf)" "$(a leaf)" "$(a leaf)" "$(a main)" | "$BATS_TEST_DIRNAME/mktrace" > "$BATS_TEST_TMPDIR/trace"
+	cd "$BATS_TEST_TMPDIR"
+	run sh -c '"$0" ./9k8pf 4000 ./trace > plotme' "$P/createplot"
+	assert_success
+	assert_output ""
+	run grep -c '(3 calls; 1 under 4000 ticks not drawn)' plotme
+	assert_output 1
+	run grep -c '^[0-9.]* [0-9.]* "main"$' plotme
+	assert_output 1
+	run gnuplot plotme
+	assert_success
+	assert_output ""
+	run head -c 4 plotme.png
+	assert_output "$(printf '\211PNG')"
 }

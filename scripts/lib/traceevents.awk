@@ -1,0 +1,80 @@
+# traceevents.awk: the calls of a trace in the Trace Event Format of
+# Chrome and Perfetto (a JSON object with a traceEvents array): one
+# complete event ("ph":"X") per call, in microseconds since the trace's
+# first record; the trace as one process (records carry thread ids
+# only), named FILES, each thread named "tid N".  Calls the trace cut
+# carry args {"cut":"no entry"} or {"cut":"no exit"}: an exit without
+# entry runs from the trace's start, a call with no exit to the exit of
+# the call that returned past it, or to the trace's end.  Pairing as in scripts/durations (lib.awk).
+BEGIN {
+	timeinit()
+	if (UNIT != "ns") die("no frequency to turn ticks into time: give -v hz=N or -v ctl=TRACECTL")
+	US = SCALE / 1e3	# microseconds per tick
+	for (i = 1; i < 32; i++) CTRL = CTRL sprintf("%c", i)
+	printf "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"hz\":%s},\"traceEvents\":[\n", jnum(hz)
+	ev("{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":1,\"tid\":0,\"args\":{\"name\":" jstr(FILES) "}}")
+}
+$1 == "E" && NF == 8 { tick = seen($4); callenter($4, $2, tick); next }
+$1 == "X" && NF == 8 {
+	t = $4
+	tick = seen(t)
+	k = callfind(t, $2)
+	if (k < 0) { callorphan(t); ORPH[++NO] = t SUBSEP $2 SUBSEP tick; next }
+	# calls the X passes (a longjmp) ended by the time their caller did
+	while (NS[t] > k + 1) { callpop(t, ""); call(t, C_FN, C_START, tick, "no exit", C_DEPTH) }
+	callpop(t, tick)
+	call(t, C_FN, C_START, C_END, "", C_DEPTH)
+}
+# seen: the tick of this record, relative to the first; a new thread named
+function seen(t,   v) {
+	v = tickval($3)
+	if (!HAVE || v < LO) LO = v
+	if (!HAVE || v > HI) HI = v
+	HAVE = 1
+	if (!(t in TNAME)) {
+		TNAME[t] = 1
+		ev("{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":1,\"tid\":" tidname(t) ",\"args\":{\"name\":" jstr("tid " tidname(t)) "}}")
+	}
+	return v
+}
+function cut(t) { CUT[++NC] = t SUBSEP C_FN SUBSEP C_START SUBSEP C_DEPTH }
+# call: one X event of a call of depth d (in its thread t), from tick s
+# to tick e.  Times to 0.1 ns, so that two records' ticks stay apart at
+# any counter up to 5 GHz; the end is rounded as the start is and the
+# duration taken between them, so that rounding never makes a call
+# overlap the next.  Calls that end on the same tick (a tail call's
+# returns; calls a longjmp passed) end 0.1 ps apart, callers last:
+# a viewer that orders equal ends by their starts (speedscope) would
+# close the caller first and nest every call after it wrongly.
+function call(t, fn, s, e, why, d,   ts, te, k) {
+	k = d != "" && (t in LASTE) && e == LASTE[t] && d == LASTD[t] - 1 ? LASTK[t] + 1 : 0
+	LASTE[t] = e; LASTD[t] = d; LASTK[t] = k
+	ts = sprintf("%.4f", (s - LO) * US)
+	te = sprintf("%.4f", (e - LO) * US)
+	if (k) te = sprintf("%.7f", te + k * 1e-7)
+	ev(sprintf("{\"name\":%s,\"cat\":\"call\",\"ph\":\"X\",\"ts\":%s,\"dur\":" (k ? "%.7f" : "%.4f") ",\"pid\":1,\"tid\":%s%s}",
+		jstr(fn), ts, te - ts, tidname(t), why == "" ? "" : ",\"args\":{\"cut\":\"" why "\"}"))
+}
+function ev(s) { printf "%s%s", NEV++ ? ",\n" : "", s }
+END {
+	if (DIED) exit 2
+	# the trace's bounds are known now: calls it cut run to them
+	for (n = 1; n <= NTHR; n++)
+		for (t = THR[n]; NS[t] > 0; ) { callpop(t, ""); cut(t) }
+	for (i = 1; i <= NC; i++) { split(CUT[i], f, SUBSEP); call(f[1], f[2], f[3], HI, "no exit", f[4]) }
+	for (i = 1; i <= NO; i++) { split(ORPH[i], f, SUBSEP); call(f[1], f[2], LO, f[3], "no entry", "") }
+	print "\n]}"
+}
+# JSON: a string with its specials escaped; a number as JSON writes it
+function jstr(s,   r, i, c) {
+	if (s !~ /["\\\001-\037]/) return "\"" s "\""
+	r = ""
+	for (i = 1; i <= length(s); i++) {
+		c = substr(s, i, 1)
+		if (c == "\"" || c == "\\") r = r "\\" c
+		else if (c < " ") r = r sprintf("\\u%04x", index(CTRL, c))
+		else r = r c
+	}
+	return "\"" r "\""
+}
+function jnum(v) { return v ~ /^[0-9]+$/ ? v : sprintf("%.17g", v) }
