@@ -50,7 +50,7 @@ prog() {
 @test "name -s PROGRAM: names from nm; a PIE's load address found from the trace" {
 	prog pie
 	for a in $AWKS; do
-		run env AWK=$a "$S/name" -s "$BATS_TEST_TMPDIR/p" "$BATS_TEST_TMPDIR/p.trace"
+		run env AWK="$a" "$S/name" -s "$BATS_TEST_TMPDIR/p" "$BATS_TEST_TMPDIR/p.trace"
 		assert_success
 		run cut -d' ' -f1,2 <<< "$output"
 		assert_output "$(printf 'E main\nE mid\nE leaf\nX leaf\nX mid\nE 00007f0000001000\nX 00007f0000001000\nX main')"
