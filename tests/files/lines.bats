@@ -88,11 +88,23 @@ queries() {
 	watch 5
 	stop
 	END
-	# refused at close: no write is left to fail, the reason is in tracectl
-	run bash -c 'echo -n bogus > "$DEVTRACE_DIR/tracectl"'
-	assert_success
+	# refused at close: close() fails with its errno (dd says so; a shell ignores it), tracectl says why
+	run bash -c 'printf "start\nbogus" | dd of="$DEVTRACE_DIR/tracectl" status=none'
+	assert_failure 1
+	assert_output "dd: closing output file '$D/tracectl': Invalid argument"
 	run tail -n 1 "$D/tracectl"
 	assert_output "#error bogus: unknown command"
+	run grep -x -e start -e stop "$D/tracectl"
+	assert_output start
+	run bash -c 'echo -n bogus > "$DEVTRACE_DIR/tracectl"'
+	assert_success
+	# at close, not at the last close: the next command through the shared memory sees it
+	for i in $(seq 50); do
+		echo -n stop > "$D/tracectl"
+		devtrace state | grep -qx stop
+		echo -n start > "$D/tracectl"
+		devtrace state | grep -qx start
+	done
 }
 
 @test "a line too long across writes is refused whole, and the rest of it with it" {
