@@ -18,7 +18,7 @@
 
 enum {
 	Pollms = 5,		/* cat -f looks again this often */
-	Ctlmax = 1 << 20,	/* commands read from standard input */
+	Ctlchunk = 64 * 1024,	/* standard input is read this much at a time */
 };
 
 typedef struct Cmd Cmd;
@@ -153,40 +153,55 @@ spawn(char **args, int nargs)
 	return WIFEXITED(st) ? WEXITSTATUS(st) : 1;
 }
 
+/*
+ * The arguments are one line.  Standard input is read a chunk at a time
+ * and each chunk passed as a write to tracectl is: a line split across
+ * chunks runs whole, an unfinished last line at the end (dev/ctlfile.c);
+ * the first refusal ends it, as it ends cat's or dd's copy to tracectl.
+ */
 static int
 xctl(Cmd *c, int argc, char **argv)
 {
 	char err[Errmax], *buf;
-	size_t n = 0, m;
+	size_t n = 0, m, total = 0;
+	ssize_t r;
+	Ctlfile *f;
 	Shm *s;
-	int i, e;
+	int i, e = 0;
 
 	while (nextopt(c, argc, argv, "+") != -1)
 		;
-	if ((buf = malloc(Ctlmax + 1)) == NULL)
+	for (i = optind; i < argc; i++)
+		n += strlen(argv[i]) + 1;
+	if ((buf = malloc(n > Ctlchunk ? n : Ctlchunk)) == NULL || (f = calloc(1, sizeof *f)) == NULL) {
+		perror("devtrace ctl");
 		return 1;
+	}
+	s = attach();
+	err[0] = 0;
 	if (optind < argc) {
-		for (i = optind; i < argc; i++) {
+		for (n = 0, i = optind; i < argc; i++) {
 			m = strlen(argv[i]);
-			if (n + m + 1 > Ctlmax) {
-				fprintf(stderr, "devtrace ctl: command too long\n");
-				return 1;
-			}
 			memcpy(buf + n, argv[i], m);
 			n += m;
 			buf[n++] = i + 1 < argc ? ' ' : '\n';
 		}
+		e = shmctl(s, buf, n, getpid(), err, sizeof err);
 	} else {
-		while (n < Ctlmax && (m = fread(buf + n, 1, Ctlmax - n, stdin)) > 0)
-			n += m;
-		if (n == Ctlmax) {
-			fprintf(stderr, "devtrace ctl: more than %d bytes of commands\n", Ctlmax);
-			return 1;
+		while (e == 0 && (r = read(0, buf, Ctlchunk)) != 0) {
+			if (r < 0 && errno == EINTR)
+				continue;
+			if (r < 0) {
+				perror("devtrace ctl: standard input");
+				return 1;
+			}
+			total += r;
+			e = shmctlwrite(s, f, buf, r, getpid(), err, sizeof err);
 		}
+		if (e == 0)
+			e = total ? shmctlclose(s, f, err, sizeof err) : shmctl(s, buf, 0, getpid(), err, sizeof err);	/* nothing: an empty command, as ever */
 	}
-	s = attach();
-	err[0] = 0;
-	if ((e = shmctl(s, buf, n, getpid(), err, sizeof err)) != 0) {
+	if (e != 0) {
 		fprintf(stderr, "devtrace: %s\n", err[0] ? err : strerror(e));
 		return 1;
 	}

@@ -46,6 +46,7 @@ struct Fh {
 	Reader r;		/* a record split across reads */
 	char *state;		/* tracectl: the state text a read from 0 took */
 	size_t nstate;
+	Ctlfile *ctl;		/* tracectl opened for writing: a line split across writes */
 	int fd;			/* syms */
 };
 
@@ -217,6 +218,11 @@ fsopen(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 	}
 	if (ino == Qsyms)
 		fh->fd = open(srv->syms, O_RDONLY | O_CLOEXEC);
+	if (ino == Qctl && (fi->flags & O_ACCMODE) != O_RDONLY && (fh->ctl = calloc(1, sizeof *fh->ctl)) == NULL) {
+		free(fh);
+		fuse_reply_err(req, ENOMEM);
+		return;
+	}
 	fi->direct_io = 1;
 	fi->fh = (uintptr_t)fh;
 	if (fuse_reply_open(req, fi) != 0) {
@@ -225,10 +231,30 @@ fsopen(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 			shmreader(srv->shm, fh->pid, 0);
 		if (fh->fd >= 0)
 			close(fh->fd);
+		free(fh->ctl);
 		free(fh);
 	}
 }
 
+/*
+ * A close of a descriptor of tracectl: its unfinished line runs now, as
+ * echo -n start > tracectl wants, and close() returns its refusal.  At
+ * close, not at the last close (release): FUSE sends release after
+ * close() has returned, so the line would run after the closer had gone
+ * on (its next devtrace state or traced program would miss it).  The
+ * price: a process that shares the open file and closes its descriptor
+ * mid-line (a child inheriting it and exiting) ends the line there.
+ */
+static void
+fsflush(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
+{
+	Fh *fh = (Fh *)(uintptr_t)fi->fh;
+
+	(void)ino;
+	fuse_reply_err(req, fh->ctl ? shmctlclose(srv->shm, fh->ctl, NULL, 0) : 0);
+}
+
+/* the last close: a tracectl line left unfinished without a flush runs here */
 static void
 fsrelease(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 {
@@ -237,8 +263,11 @@ fsrelease(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 	(void)ino;
 	if (fh->pid)
 		shmreader(srv->shm, fh->pid, 0);
+	if (fh->ctl)
+		shmctlclose(srv->shm, fh->ctl, NULL, 0);
 	if (fh->fd >= 0)
 		close(fh->fd);
+	free(fh->ctl);
 	free(fh->state);
 	free(fh);
 	fuse_reply_err(req, 0);
@@ -341,19 +370,23 @@ fsread(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off, struct fuse_file_
 	fuse_reply_err(req, EBADF);
 }
 
-/* each write is whole lines; a refusal's reason stays in the device for the next read of tracectl */
+/*
+ * Lines, however the writes cut them (the open file keeps an unfinished
+ * one: dev/ctlfile.c); a refusal's reason stays in the device for the
+ * next read of tracectl.
+ */
 static void
 fswrite(fuse_req_t req, fuse_ino_t ino, const char *buf, size_t size, off_t off, struct fuse_file_info *fi)
 {
+	Fh *fh = (Fh *)(uintptr_t)fi->fh;
 	int e;
 
 	(void)off;
-	(void)fi;
-	if (ino != Qctl) {
+	if (ino != Qctl || fh->ctl == NULL) {
 		fuse_reply_err(req, EBADF);
 		return;
 	}
-	if ((e = shmctl(srv->shm, buf, size, tgidof(fuse_req_ctx(req)->pid), NULL, 0)) != 0)
+	if ((e = shmctlwrite(srv->shm, fh->ctl, buf, size, tgidof(fuse_req_ctx(req)->pid), NULL, 0)) != 0)
 		fuse_reply_err(req, e);
 	else
 		fuse_reply_write(req, size);
@@ -378,6 +411,7 @@ static const struct fuse_lowlevel_ops ops = {
 	.open = fsopen,
 	.read = fsread,
 	.write = fswrite,
+	.flush = fsflush,
 	.release = fsrelease,
 	.create = fscreate,
 };

@@ -5,12 +5,14 @@
  * trace's subcommands against one of their own; a refusal is a name
  * from error.h, which gives its errno and its text.  The state reads
  * back as lines that are themselves control lines.
- * What the hooks call is in hit.c, the ring in ring.c.
+ * Writes are cut into lines in ctlfile.c; what the hooks call is in
+ * hit.c, the ring in ring.c.
  */
 #include "dev/dat.h"
 #include "dev/error.h"
 #include "dev/lib.h"
 #include "dev/host.h"
+#include "dev/ctl.h"
 
 enum {
 	Maxarg = 8,
@@ -283,7 +285,7 @@ trremove(Ctl *c, Trace *t)
 	return Errnone;
 }
 
-/* runline stops splitting at pred, so a pred line has 3 fields and the rest */
+/* ctlrun stops splitting at pred, so a pred line has 3 fields and the rest */
 static const Sub subs[] = {
 	{ "new", 3, 5, 0, trnewrange },
 	{ "new", 2, 4, 0, trnewglob },
@@ -438,9 +440,15 @@ refuse(Dev *d, const char *cmd, int err)
 	return errnum(err);
 }
 
-/* run one line, NUL-terminated, already checked for length and characters */
-static int
-runline(Dev *d, char *line, uint32_t pid)
+int
+ctlrefuse(Dev *d, int err)
+{
+	return refuse(d, 0, err);
+}
+
+/* run one line, NUL-terminated, already checked for length and characters (ctlfile.c) */
+int
+ctlrun(Dev *d, char *line, uint32_t pid)
 {
 	Ctl c = { d, 0, { 0 }, 0, pid, 0 };
 	char *p = line;
@@ -489,56 +497,6 @@ runline(Dev *d, char *line, uint32_t pid)
 		return 0;
 	}
 	return refuse(d, c.f[0], Errunknown);
-}
-
-/*
- * One write: one or more lines.  Lines are checked before any runs, so
- * a write with an empty or over-long line or binary garbage changes nothing.
- */
-static int
-checklines(const char *buf, size_t n)
-{
-	size_t i, start = 0;
-	int blank = 1;
-
-	if (n == 0)
-		return Errempty;
-	for (i = 0; i <= n; i++) {
-		if (i == n || buf[i] == '\n') {
-			if (blank && (i < n || i > start))
-				return Errempty;
-			start = i + 1;
-			blank = 1;
-			continue;
-		}
-		if (i - start >= Linemax)
-			return Errlinelong;
-		if (((unsigned char)buf[i] < ' ' && buf[i] != '\t') || (unsigned char)buf[i] >= 0x7f)
-			return Errbadchar;
-		if (buf[i] != ' ' && buf[i] != '\t')
-			blank = 0;
-	}
-	return Errnone;
-}
-
-int
-devctl(Dev *d, const char *buf, size_t n, uint32_t pid)
-{
-	char line[Linemax + 1];
-	size_t i, start;
-	int e;
-
-	if ((e = checklines(buf, n)) != Errnone)
-		return refuse(d, 0, e);
-	for (start = 0; start < n; start = i + 1) {
-		for (i = start; i < n && buf[i] != '\n'; i++)
-			;
-		__builtin_memcpy(line, buf + start, i - start);
-		line[i - start] = 0;
-		if ((e = runline(d, line, pid)) != 0)
-			return e;
-	}
-	return 0;
 }
 
 int

@@ -49,6 +49,7 @@ typedef struct Prog Prog;
 typedef struct Tsel Tsel;
 typedef struct Reader Reader;
 typedef struct Writer Writer;
+typedef struct Ctlfile Ctlfile;
 
 /*
  * One writing thread as the device knows it, kept by the host per
@@ -113,13 +114,28 @@ struct Reader {
 	uint32_t off, len;
 };
 
+/*
+ * One open control file, kept by the host per open (zeroed at open):
+ * the line a write left unfinished waits here for its newline, so a
+ * line is run whole however the writes that carry it fall.  A fixed
+ * buffer of the longest line: no allocation in the device.
+ */
+struct Ctlfile {
+	char line[Linemax + 1];	/* the unfinished line, room for a NUL */
+	uint32_t n;		/* its length */
+	uint32_t skip;		/* drop what comes up to the next newline: the rest of a refused line */
+	uint32_t pid;		/* its last writer: a line run at close runs as theirs */
+};
+
 /* set up */
 size_t	devsize(int logmax);
 void	devinit(Dev *d, int logmax, uint64_t hz);
 int	devok(const Dev *d, size_t n);		/* magic, version and size check for a mapped device */
 
 /* control side: the host holds its lock */
-int	devctl(Dev *d, const char *buf, size_t n, uint32_t pid);	/* 0 or an E error; reason in deverr() */
+int	devctl(Dev *d, const char *buf, size_t n, uint32_t pid);	/* whole lines, the last may lack its newline: 0 or an E error; reason in deverr() */
+int	devctlwrite(Dev *d, Ctlfile *f, const char *buf, size_t n, uint32_t pid);	/* one write of an open file: its finished lines run, the rest waits in f */
+int	devctlclose(Dev *d, Ctlfile *f);	/* the file's last close: its unfinished line runs; f is zeroed */
 const char *deverr(const Dev *d);
 size_t	devstate(Dev *d, char *buf, size_t n);	/* state text, returns its length (< Statemax) */
 size_t	devread(Dev *d, Reader *r, char *buf, size_t n);	/* consumes records as text; 0 when none */

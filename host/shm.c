@@ -287,19 +287,43 @@ shmstop(Shm *s)
 	shmwake(s);
 }
 
-int
-shmctl(Shm *s, const char *buf, size_t n, uint32_t pid, char *err, size_t nerr)
+/* a whole text (f nil), one write of an open file, or its close; err: the device's reason for a refusal */
+static int
+ctl(Shm *s, Ctlfile *f, int close, const char *buf, size_t n, uint32_t pid, char *err, size_t nerr)
 {
 	Dev *d = shmdev(s);
 	int e;
 
 	shmlock(s);
-	e = devctl(d, buf, n, pid);
+	if (f == NULL)
+		e = devctl(d, buf, n, pid);
+	else if (close)
+		e = devctlclose(d, f);
+	else
+		e = devctlwrite(d, f, buf, n, pid);
 	if (e && err)
 		snprintf(err, nerr, "%s", deverr(d));
 	shmunlock(s);
 	shmwake(s);
 	return e;
+}
+
+int
+shmctl(Shm *s, const char *buf, size_t n, uint32_t pid, char *err, size_t nerr)
+{
+	return ctl(s, NULL, 0, buf, n, pid, err, nerr);
+}
+
+int
+shmctlwrite(Shm *s, Ctlfile *f, const char *buf, size_t n, uint32_t pid, char *err, size_t nerr)
+{
+	return ctl(s, f, 0, buf, n, pid, err, nerr);
+}
+
+int
+shmctlclose(Shm *s, Ctlfile *f, char *err, size_t nerr)
+{
+	return ctl(s, f, 1, "", 0, 0, err, nerr);
 }
 
 size_t

@@ -33,7 +33,9 @@ void	shmremove(const char *dir);	/* unlink the device and its symbol file; mappi
 Dev	*shmdev(Shm *hdr);
 
 /* the control side, under the header's lock: what tracectl and trace do */
-int	shmctl(Shm *s, const char *buf, size_t n, uint32_t pid, char *err, size_t nerr);	/* 0 or errno */
+int	shmctl(Shm *s, const char *buf, size_t n, uint32_t pid, char *err, size_t nerr);	/* whole lines: 0 or errno */
+int	shmctlwrite(Shm *s, Ctlfile *f, const char *buf, size_t n, uint32_t pid, char *err, size_t nerr);	/* one write of an open file (devctlwrite) */
+int	shmctlclose(Shm *s, Ctlfile *f, char *err, size_t nerr);	/* its last close: the unfinished line runs */
 size_t	shmstate(Shm *s, char *buf, size_t n);
 size_t	shmread(Shm *s, Reader *r, char *buf, size_t n);
 int	shmreader(Shm *s, uint32_t pid, int open);

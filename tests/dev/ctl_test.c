@@ -379,6 +379,202 @@ test_predicate(void **unused)
 	free(e);
 }
 
+/*
+ * Lines split across writes: a host passes each write of an open file
+ * with the file's Ctlfile; a line runs whole when its newline comes.
+ */
+static const char script[] =
+	"size 10\n"
+	"trace 401000 402000 new main\n"
+	"trace 'rtc*' new rtc\n"
+	"trace rtc on\n"
+	"trace main pred /arg0 > 5 && arg1 != 'x'/\n"
+	"trace main on\n"
+	"watch 123456789\n"
+	"watch 8\n"
+	"# a comment\n"
+	"start\n"
+	"testtracein 401000 6 2 3 4\n"
+	"testtracein 401000 1 2 3 4\n"
+	"query 401500\n";
+
+/* text as writes of the given sizes (the last takes the rest), then close: the state */
+static char *
+written(const char *text, size_t len, const size_t *cut, int ncut)
+{
+	static char out[Statemax];
+	Dev *d = newdev(16);
+	Ctlfile f = { 0 };
+	size_t at = 0, k;
+	int i;
+
+	for (i = 0; i <= ncut && at < len; i++) {
+		k = i < ncut && cut[i] < len - at ? cut[i] : len - at;
+		assert_int_equal(devctlwrite(d, &f, text + at, k, 42), 0);
+		at += k;
+	}
+	assert_int_equal(devctlclose(d, &f), 0);
+	strcpy(out, state(d));
+	free(d);
+	return out;
+}
+
+static void
+test_split_everywhere(void **unused)
+{
+	Dev *d = newdev(16);
+	char whole[Statemax], text[sizeof script];
+	size_t len = strlen(script), k, cut[sizeof script];
+	int pass;
+
+	(void)unused;
+	assert_int_equal(ctl(d, script), 0);
+	strcpy(whole, state(d));
+	assert_non_null(strstr(whole, "watch 123456789\n"));
+	assert_null(strstr(whole, "#error"));
+	/* with its last newline, and without: the unfinished last line runs at close */
+	for (pass = 0; pass < 2; pass++) {
+		memcpy(text, script, len + 1);
+		if (pass)
+			text[--len] = 0;
+		for (k = 1; k < len; k++) {
+			print_message("split at %zu of %zu\n", k, len);
+			assert_string_equal(written(text, len, &k, 1), whole);
+		}
+		for (k = 0; k < len; k++)
+			cut[k] = 1;
+		assert_string_equal(written(text, len, cut, len), whole);
+		/* and every cut in three */
+		for (k = 0; k + 2 < len; k++) {
+			cut[0] = k + 1;
+			cut[1] = (len - k) / 2;
+			assert_string_equal(written(text, len, cut, 2), whole);
+		}
+	}
+	free(d);
+}
+
+/* the case: watch 12, then 3456789, is one watch */
+static void
+test_split_line(void **unused)
+{
+	Dev *d = newdev(16);
+	Ctlfile f = { 0 };
+
+	(void)unused;
+	assert_int_equal(devctlwrite(d, &f, "watch 12", 8, 42), 0);
+	assert_string_equal(commands(d), "logsize 8192\nwatch 0\nstop\n");
+	assert_int_equal(devctlwrite(d, &f, "3456789\n", 8, 42), 0);
+	assert_string_equal(commands(d), "logsize 8192\nwatch 0\nwatch 123456789\nstop\n");
+	assert_string_equal(deverr(d), "");
+	assert_int_equal(devctlclose(d, &f), 0);
+	assert_string_equal(commands(d), "logsize 8192\nwatch 0\nwatch 123456789\nstop\n");
+	free(d);
+}
+
+static void
+test_long_line_split(void **unused)
+{
+	Dev *d = newdev(16);
+	Ctlfile f = { 0 };
+	char a[Linemax + 8], before[Statemax];
+
+	(void)unused;
+	memset(a, 'a', sizeof a);
+	/* 600 + 600 bytes without a newline: the second write is refused, nothing of the line runs */
+	assert_int_equal(devctlwrite(d, &f, "watch 5\n", 8, 42), 0);
+	strcpy(before, commands(d));
+	assert_int_equal(devctlwrite(d, &f, a, 600, 42), 0);
+	assert_int_equal(devctlwrite(d, &f, a, 600, 42), E2big);
+	assert_string_equal(deverr(d), "line too long");
+	/* the rest of it, to its newline, is dropped too; what follows runs */
+	assert_int_equal(devctlwrite(d, &f, a, 300, 42), 0);
+	assert_string_equal(deverr(d), "line too long");
+	assert_string_equal(commands(d), before);
+	assert_int_equal(devctlwrite(d, &f, "aaa\nwatch 6\n", 12, 42), 0);
+	assert_string_equal(commands(d), "logsize 8192\nwatch 0\nwatch 5\nwatch 6\nstop\n");
+	assert_string_equal(deverr(d), "");
+	/* a write that makes a kept line too long and goes on is refused whole: watch 7 does not run */
+	assert_int_equal(devctlwrite(d, &f, a, 1000, 42), 0);
+	strcpy(before, commands(d));
+	assert_int_equal(devctlwrite(d, &f, "aaaaaaaaaaaaaaaaaaaaaaaaa\nwatch 7\n", 34, 42), E2big);
+	assert_string_equal(commands(d), before);
+	/* the longest line, 1024 bytes, split anywhere, is one line */
+	memcpy(a, "watch 9", 7);
+	memset(a + 7, ' ', Linemax - 7);
+	a[Linemax] = '\n';
+	assert_int_equal(devctlwrite(d, &f, a, 500, 42), 0);
+	assert_int_equal(devctlwrite(d, &f, a + 500, Linemax + 1 - 500, 42), 0);
+	assert_non_null(strstr(commands(d), "watch 9\n"));
+	/* an unfinished line that is too long at close runs neither */
+	assert_int_equal(devctlwrite(d, &f, a, 1000, 42), 0);
+	assert_int_equal(devctlwrite(d, &f, a, 25, 42), E2big);
+	assert_int_equal(devctlclose(d, &f), 0);
+	assert_int_equal(f.n, 0);
+	free(d);
+}
+
+static void
+test_close(void **unused)
+{
+	Dev *d = newdev(16);
+	Ctlfile f = { 0 };
+
+	(void)unused;
+	/* nothing kept: nothing happens */
+	assert_int_equal(devctlclose(d, &f), 0);
+	assert_string_equal(commands(d), "logsize 8192\nwatch 0\nstop\n");
+	/* an unfinished line runs at close, as echo -n start > tracectl wants */
+	assert_int_equal(devctlwrite(d, &f, "watch 5\nsta", 11, 42), 0);
+	assert_int_equal(devctlwrite(d, &f, "rt", 2, 42), 0);
+	assert_string_equal(commands(d), "logsize 8192\nwatch 0\nwatch 5\nstop\n");
+	assert_int_equal(devctlclose(d, &f), 0);
+	assert_string_equal(commands(d), "logsize 8192\nwatch 0\nwatch 5\nstart\n");
+	assert_int_equal(f.n, 0);
+	/* refused at close: the reason is the device's, as for a write */
+	assert_int_equal(devctlwrite(d, &f, "bog", 3, 42), 0);
+	assert_int_equal(devctlwrite(d, &f, "us", 2, 42), 0);
+	assert_int_equal(devctlclose(d, &f), Einval);
+	assert_string_equal(deverr(d), "bogus: unknown command");
+	/* blanks alone are an empty command, as in one write */
+	assert_int_equal(devctlwrite(d, &f, "stop\n \t", 7, 42), 0);
+	assert_string_equal(commands(d), "logsize 8192\nwatch 0\nwatch 5\nstop\n");
+	assert_int_equal(devctlclose(d, &f), Einval);
+	assert_string_equal(deverr(d), "empty command");
+	/* an unfinished testtracein runs as its writer: 77 is watched, 42 (ctl's) is not */
+	assert_int_equal(ctl(d, "watch 0\nwatch 77\ntrace 1000 2000 new t\ntrace t on\nstart\ntesttracein 1000 1 2 3 4"), 0);
+	assert_int_equal(counter(d, "#filtered "), 1);
+	assert_int_equal(devctlwrite(d, &f, "testtracein 1000 1 2 3 4", 24, 77), 0);
+	assert_int_equal(counter(d, "#hits "), 0);
+	assert_int_equal(devctlclose(d, &f), 0);
+	assert_int_equal(counter(d, "#hits "), 1);
+	free(d);
+}
+
+/* a refused line stops its write, as ever; the rest of a line it left unfinished is dropped */
+static void
+test_refusal_across_writes(void **unused)
+{
+	Dev *d = newdev(16);
+	Ctlfile f = { 0 };
+
+	(void)unused;
+	assert_int_equal(devctlwrite(d, &f, "watch 5\nwat", 11, 42), 0);
+	assert_int_equal(devctlwrite(d, &f, "ch 6\nbogus\nwatch 7\nwat", 22, 42), Einval);
+	assert_string_equal(deverr(d), "bogus: unknown command");
+	assert_string_equal(commands(d), "logsize 8192\nwatch 0\nwatch 5\nwatch 6\nstop\n");
+	assert_int_equal(devctlwrite(d, &f, "ch 8\nwatch 9\n", 13, 42), 0);
+	assert_string_equal(commands(d), "logsize 8192\nwatch 0\nwatch 5\nwatch 6\nwatch 9\nstop\n");
+	/* a write refused by its check runs none of its lines, nor the line kept before it */
+	assert_int_equal(devctlwrite(d, &f, "wat", 3, 42), 0);
+	assert_int_equal(devctlwrite(d, &f, "ch 10\nstart\x01\n", 13, 42), Einval);
+	assert_string_equal(deverr(d), "bad character in command");
+	assert_int_equal(devctlwrite(d, &f, "start\n", 6, 42), 0);
+	assert_int_equal(devctlclose(d, &f), 0);
+	assert_string_equal(commands(d), "logsize 8192\nwatch 0\nwatch 5\nwatch 6\nwatch 9\nstart\n");
+	free(d);
+}
+
 int
 main(void)
 {
@@ -397,6 +593,11 @@ main(void)
 		cmocka_unit_test(test_round_trip),
 		cmocka_unit_test(test_table_limits),
 		cmocka_unit_test(test_predicate),
+		cmocka_unit_test(test_split_everywhere),
+		cmocka_unit_test(test_split_line),
+		cmocka_unit_test(test_long_line_split),
+		cmocka_unit_test(test_close),
+		cmocka_unit_test(test_refusal_across_writes),
 	};
 
 	return cmocka_run_group_tests(tests, 0, 0);
