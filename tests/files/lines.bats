@@ -99,7 +99,7 @@ queries() {
 	run bash -c 'echo -n bogus > "$DEVTRACE_DIR/tracectl"'
 	assert_success
 	# at close, not at the last close: the next command through the shared memory sees it
-	for i in $(seq 50); do
+	for _ in $(seq 50); do
 		echo -n stop > "$D/tracectl"
 		devtrace state | grep -qx stop
 		echo -n start > "$D/tracectl"
