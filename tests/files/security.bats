@@ -54,7 +54,8 @@ devfile() {
 @test "another user's flock on the old lock file does not keep the server from starting" {
 	lock=/dev/shm/devtrace-0-$H.lock
 	EXTRA="$lock $lock.held"
-	nobody sh -c 'exec 9>"$1"; flock -x 9; : > "$1.held"; exec sleep 60' sh "$lock" 3>&- &
+	# setpriv itself, not the function nobody: $! is then the process that holds the lock
+	setpriv --reuid=nobody --regid=nogroup --clear-groups sh -c 'exec 9>"$1"; flock -x 9; : > "$1.held"; exec sleep 60' sh "$lock" 3>&- &
 	BGPIDS=$!
 	waitfor test -e "$lock.held"
 	run start
@@ -129,6 +130,7 @@ userdir() {
 	h=$(fnv "$ud")
 	run nobody env DEVTRACE_DIR="$ud" "$BIN/devtraced" -F
 	assert_success
+	BGPIDS=$(nobody env DEVTRACE_DIR="$ud" "$BIN/devtrace" status | awk '{ print $3 }')
 	run stat -c '%a %U %F' "/dev/shm/devtrace-$u"
 	assert_output "700 nobody directory"
 	run find "/dev/shm/devtrace-$u" -mindepth 1 -printf '%f %m %u %y\n'
@@ -149,6 +151,7 @@ $h.syms 600 nobody f"
 	h=$(fnv "$ud")
 	run nobody env DEVTRACE_DIR="$ud" "$BIN/devtraced" -F
 	assert_success
+	BGPIDS=$(nobody env DEVTRACE_DIR="$ud" "$BIN/devtrace" status | awk '{ print $3 }')
 	run stat -c '%a %U %F' "/run/user/$u/devtrace.shm"
 	assert_output "700 nobody directory"
 	run find "/run/user/$u/devtrace.shm" -mindepth 1 -printf '%f %m %u %y\n'
