@@ -263,6 +263,11 @@ main(int argc, char **argv)
 	unstale(dir);
 	if (mkdir(dir, 0700) < 0 && errno != EEXIST)
 		die("%s: %s", dir, strerror(errno));
+	/* a link another user planted in a shared directory would carry the mount elsewhere */
+	if (lstat(dir, &st) < 0)
+		die("%s: %s", dir, strerror(errno));
+	if (!S_ISDIR(st.st_mode) || st.st_uid != geteuid())
+		die("%s: not a directory of yours (a link or another user's): not served", dir);
 	memset(&s, 0, sizeof s);
 	s.dir = dir;
 	s.ready = ready;

@@ -186,3 +186,19 @@ $h.syms 600 nobody f"
 	run find "/dev/shm/devtrace-$u" -mindepth 1
 	assert_output ""
 }
+
+@test "a link another user plants as the device directory in a shared directory is not mounted on" {
+	W=$(mktemp -d)
+	chmod 1777 "$W"
+	T=$(mktemp -d)
+	EXTRA="$W $T"
+	nobody ln -s "$T" "$W/dev"
+	export DEVTRACE_DIR=$W/dev
+	run devtraced -n
+	assert_failure 1
+	assert_output "devtraced: $W/dev: not a directory of yours (a link or another user's): not served"
+	run mounted "$T"
+	assert_failure
+	run find "$T" -mindepth 1
+	assert_output ""
+}
