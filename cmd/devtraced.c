@@ -105,6 +105,14 @@ lockdir(void)
 	}
 }
 
+/* a link another user planted in a shared directory would carry the mount elsewhere */
+static void
+mine(struct stat *st)
+{
+	if (!S_ISDIR(st->st_mode) || st->st_uid != geteuid())
+		die("%s: not a directory of yours (a link or another user's): not served", dir);
+}
+
 /* the lock file names the server (shmlockpid): the daemon's pid, once it is the daemon */
 static void
 writepid(int lockfd)
@@ -255,6 +263,9 @@ main(int argc, char **argv)
 
 	dir = strdup(absdir(devdir()));
 	mkdirp(dir);
+	/* before the lock, so a refused start leaves nothing; again after the mkdir */
+	if (lstat(dir, &st) == 0)
+		mine(&st);
 	if ((lockfd = lockdir()) < 0) {
 		if ((pid = livepid(dir)) > 0)
 			die("%s is already served by devtraced pid %d", dir, pid);
@@ -263,11 +274,9 @@ main(int argc, char **argv)
 	unstale(dir);
 	if (mkdir(dir, 0700) < 0 && errno != EEXIST)
 		die("%s: %s", dir, strerror(errno));
-	/* a link another user planted in a shared directory would carry the mount elsewhere */
 	if (lstat(dir, &st) < 0)
 		die("%s: %s", dir, strerror(errno));
-	if (!S_ISDIR(st.st_mode) || st.st_uid != geteuid())
-		die("%s: not a directory of yours (a link or another user's): not served", dir);
+	mine(&st);
 	memset(&s, 0, sizeof s);
 	s.dir = dir;
 	s.ready = ready;

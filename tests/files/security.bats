@@ -201,4 +201,6 @@ $h.syms 600 nobody f"
 	assert_failure
 	run find "$T" -mindepth 1
 	assert_output ""
+	run find "$PRIV" -name "$(fnv "$W/dev")*"
+	assert_output ""
 }
