@@ -1,7 +1,8 @@
 /*
  * cmd.h: what the server (devtraced) and the client (devtrace) share.
- * The authority on "a server runs" is the device's header in /dev/shm:
- * alive, and a serverpid that is a live devtraced.
+ * The authority on "a server runs" is the device's header: alive, and a
+ * serverpid that is a live devtraced; when the header is damaged, the
+ * pid in the lock file of a live devtraced that holds that lock.
  */
 #ifndef DEVTRACE_CMD_H
 #define DEVTRACE_CMD_H
@@ -9,7 +10,7 @@
 
 enum { Stopwait = 10000 };	/* ms a stop may take */
 
-int	livepid(const char *dir);	/* the server serving dir, or 0 */
+int	livepid(const char *dir);	/* the server serving dir, or 0; found even when the header is damaged */
 int	running(int pid, const char *comm);	/* pid exists, is no zombie, and runs comm (if given) */
 char	*absdir(const char *dir);	/* dir made absolute, as shmpath does it; static buffer */
 char	*bindir(void);			/* the directory this binary is in; static buffer */

@@ -1,8 +1,10 @@
 /*
  * devtraced: serve the trace device's files (tracectl, trace, tracepipe,
- * syms) through FUSE in devdir(), with the device in /dev/shm where
- * every traced process maps it.  As root, /dev/tracectl and friends
- * lead there.  One server per directory: a lock in /dev/shm says so.
+ * syms) through FUSE in devdir(), with the device in shared memory
+ * where every traced process maps it, in a directory only the user can
+ * write (shmmkdir).  As root, /dev/tracectl and friends lead there.
+ * One server per directory: a lock file there says so, and names the
+ * server's pid for devtrace stop when the device's header is damaged.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -74,26 +76,52 @@ mkdirp(char *path)
 	}
 }
 
-/* held for the server's life; the inode check catches a lock file a stopping server removed */
+/*
+ * Held for the server's life; the inode check catches a lock file a
+ * stopping server removed.  In the private directory, never through a
+ * link: no other user can plant it, hold it, or make us create theirs.
+ */
 static int
 lockdir(void)
 {
+	char priv[PATH_MAX];
 	struct stat a, b;
 	int fd;
 
 	if (shmpath(dir, ".lock", lockpath, sizeof lockpath) < 0)
-		return -1;
+		die("%s: name too long", dir);
+	if (shmmkdir(priv, sizeof priv) < 0)
+		die("%s: %s (it must be a directory of yours that no one else may write)", priv, strerror(errno));
 	for (;;) {
-		if ((fd = open(lockpath, O_RDWR | O_CREAT | O_CLOEXEC, 0600)) < 0)
-			die("%s: %s", lockpath, strerror(errno));
+		if ((fd = shmopenfile(lockpath, O_RDWR | O_CREAT, 0600)) < 0)
+			die("%s: %s (it must be a file of yours that no one else may write)", lockpath, strerror(errno));
 		if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
 			close(fd);
 			return -1;
 		}
-		if (fstat(fd, &a) == 0 && stat(lockpath, &b) == 0 && a.st_ino == b.st_ino && a.st_dev == b.st_dev)
+		if (fstat(fd, &a) == 0 && lstat(lockpath, &b) == 0 && a.st_ino == b.st_ino && a.st_dev == b.st_dev)
 			return fd;
 		close(fd);
 	}
+}
+
+/* a link another user planted in a shared directory would carry the mount elsewhere */
+static void
+mine(struct stat *st)
+{
+	if (!S_ISDIR(st->st_mode) || st->st_uid != geteuid())
+		die("%s: not a directory of yours (a link or another user's): not served", dir);
+}
+
+/* the lock file names the server (shmlockpid): the daemon's pid, once it is the daemon */
+static void
+writepid(int lockfd)
+{
+	char buf[32];
+	int n = snprintf(buf, sizeof buf, "%d\n", (int)getpid());
+
+	if (ftruncate(lockfd, 0) < 0 || pwrite(lockfd, buf, n, 0) != n)
+		die("%s: %s", lockpath, strerror(errno));
 }
 
 /* the daemon keeps no descriptor of its caller's: a test harness waits for those to close */
@@ -235,6 +263,9 @@ main(int argc, char **argv)
 
 	dir = strdup(absdir(devdir()));
 	mkdirp(dir);
+	/* before the lock, so a refused start leaves nothing; again after the mkdir */
+	if (lstat(dir, &st) == 0)
+		mine(&st);
 	if ((lockfd = lockdir()) < 0) {
 		if ((pid = livepid(dir)) > 0)
 			die("%s is already served by devtraced pid %d", dir, pid);
@@ -243,6 +274,9 @@ main(int argc, char **argv)
 	unstale(dir);
 	if (mkdir(dir, 0700) < 0 && errno != EEXIST)
 		die("%s: %s", dir, strerror(errno));
+	if (lstat(dir, &st) < 0)
+		die("%s: %s", dir, strerror(errno));
+	mine(&st);
 	memset(&s, 0, sizeof s);
 	s.dir = dir;
 	s.ready = ready;
@@ -270,10 +304,12 @@ main(int argc, char **argv)
 	sigaction(SIGHUP, &sa, NULL);
 	sa.sa_handler = SIG_IGN;
 	sigaction(SIGPIPE, &sa, NULL);
-	if (shmcreate(dir, logmax, hz, &s.shm) == NULL || shmpath(dir, "", shmfile, sizeof shmfile) < 0 ||
-	    stat(shmfile, &st) < 0)
-		die("cannot make the device in /dev/shm: %s", strerror(errno));
+	if (shmpath(dir, "", shmfile, sizeof shmfile) < 0)
+		die("%s: name too long", dir);
+	if (shmcreate(dir, logmax, hz, &s.shm) == NULL || lstat(shmfile, &st) < 0)
+		die("cannot make the device in %s: %s", shmfile, strerror(errno));
 	ino = st.st_ino;
+	writepid(lockfd);	/* after the header: a starting server is never taken for a damaged one */
 	hostrefresh();	/* testtracein's predicates see the server's name */
 	/* without FUSE the device still serves devtrace ctl, cat and run */
 	se = NULL;
@@ -304,7 +340,7 @@ main(int argc, char **argv)
 		fuse_session_destroy(se);
 	}
 	/* a device made since for the same directory is not ours to remove */
-	if (stat(shmfile, &st) == 0 && st.st_ino == ino)
+	if (lstat(shmfile, &st) == 0 && st.st_ino == ino)
 		shmremove(dir);
 	unlink(lockpath);
 	close(lockfd);

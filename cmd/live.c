@@ -1,5 +1,7 @@
 /* live.c: is a server serving a directory?  Helpers both commands use. */
+#include <dirent.h>
 #include <limits.h>
+#include <sys/stat.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -30,17 +32,44 @@ running(int pid, const char *comm)
 	return comm == NULL || strcmp(p + 1, comm) == 0;
 }
 
+/* pid has dir's lock file open: dir's server, not another that took a dead one's pid */
+static int
+holdslock(int pid, const char *dir)
+{
+	char path[PATH_MAX], proc[64], fd[64 + NAME_MAX + 2];
+	struct stat lk, st;
+	struct dirent *e;
+	DIR *d;
+	int found = 0;
+
+	if (shmpath(dir, ".lock", path, sizeof path) < 0 || lstat(path, &lk) < 0)
+		return 0;
+	snprintf(proc, sizeof proc, "/proc/%d/fd", pid);
+	if ((d = opendir(proc)) == NULL)
+		return 0;
+	while (!found && (e = readdir(d)) != NULL) {
+		snprintf(fd, sizeof fd, "%s/%s", proc, e->d_name);
+		found = e->d_name[0] != '.' && stat(fd, &st) == 0 && st.st_dev == lk.st_dev && st.st_ino == lk.st_ino;
+	}
+	closedir(d);
+	return found;
+}
+
+/* the header names the server; a damaged one does not, so the lock file does */
 int
 livepid(const char *dir)
 {
 	Shm *s;
 	int pid;
 
-	if (shmattach(dir, &s, NULL) == NULL)
-		return 0;
-	pid = shmserverpid(s);
-	shmunmap(s);
-	return running(pid, "devtraced") ? pid : 0;
+	if (shmattach(dir, &s, NULL) != NULL) {
+		pid = shmserverpid(s);
+		shmunmap(s);
+		if (running(pid, "devtraced"))
+			return pid;
+	}
+	pid = shmlockpid(dir);
+	return running(pid, "devtraced") && holdslock(pid, dir) ? pid : 0;
 }
 
 char *

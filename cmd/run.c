@@ -93,6 +93,8 @@ onsig(int sig)
 		kill(child, sig);
 }
 
+static char *userpreload;	/* LD_PRELOAD as the user gave it, for untraced */
+
 /* LD_PRELOAD with the runtime library first, DEVTRACE_DIR the device's */
 static int
 preload(const char *dir)
@@ -105,6 +107,7 @@ preload(const char *dir)
 		return -1;
 	}
 	old = getenv("LD_PRELOAD");
+	userpreload = old ? strdup(old) : NULL;
 	if (old && *old && strstr(old, lib) == NULL) {
 		if ((env = malloc(strlen(lib) + strlen(old) + 2)) == NULL)
 			return -1;
@@ -116,6 +119,32 @@ preload(const char *dir)
 	return 0;
 }
 
+/* a server runs but its header does not check: nothing can attach */
+static int
+damaged(const char *dir)
+{
+	Shm *s;
+
+	if (shmattach(dir, &s, NULL) == NULL)
+		return 1;
+	shmunmap(s);
+	return 0;
+}
+
+/* the program the user asked for runs all the same, as if devtrace were not there */
+static int
+untraced(const char *dir, char **argv)
+{
+	fprintf(stderr, "devtrace run: the device of %s looks damaged (bad header): running %s untraced\n", dir, argv[0]);
+	if (userpreload)
+		setenv("LD_PRELOAD", userpreload, 1);
+	else
+		unsetenv("LD_PRELOAD");
+	execvp(argv[0], argv);
+	fprintf(stderr, "devtrace: %s: %s\n", argv[0], strerror(errno));
+	return 127;
+}
+
 /* devtrace run -- prog: as it has always been */
 static int
 plainrun(const char *dir, char **argv)
@@ -125,6 +154,8 @@ plainrun(const char *dir, char **argv)
 	/* two runs at once may race to start it: the loser finds the winner's */
 	if (livepid(dir) == 0 && spawn(NULL, 0) != 0 && livepid(dir) == 0)
 		return 1;
+	if (damaged(dir))
+		return untraced(dir, argv);
 	execvp(argv[0], argv);
 	fprintf(stderr, "devtrace: %s: %s\n", argv[0], strerror(errno));
 	return 127;
@@ -583,6 +614,12 @@ session(Run *r, char **argv)
 			goto out;
 	}
 	if (shmattach(r->dir, &r->s, NULL) == NULL) {
+		if (livepid(r->dir) > 0) {
+			close(fd);
+			if (!r->out)
+				unlink(tmp);
+			return untraced(r->dir, argv);
+		}
 		fprintf(stderr, "devtrace run: no devtraced serves %s\n", r->dir);
 		goto out;
 	}

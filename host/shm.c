@@ -58,11 +58,90 @@ devdir(void)
 	return buf;
 }
 
+/*
+ * The device's files live in a directory only their owner can write,
+ * so that no other user can plant a link or a file of theirs there
+ * (NOTES: the files' threat model): as root /run/devtrace.shm; else
+ * /run/user/UID/devtrace.shm, the runtime directory systemd makes
+ * (named, not read from $XDG_RUNTIME_DIR: the server and every traced
+ * program must find the same place whatever their environments); where
+ * there is none, /dev/shm/devtrace-UID, checked to be ours.
+ */
+static int
+privdir(char *buf, size_t n)
+{
+	char rd[64];
+	struct stat st;
+	uid_t u = geteuid();
+
+	if (u == 0)
+		return snprintf(buf, n, "/run/devtrace.shm") >= (int)n ? -1 : 0;
+	snprintf(rd, sizeof rd, "/run/user/%u", (unsigned)u);
+	if (lstat(rd, &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == u && (st.st_mode & 022) == 0)
+		return snprintf(buf, n, "%s/devtrace.shm", rd) >= (int)n ? -1 : 0;
+	return snprintf(buf, n, "/dev/shm/devtrace-%u", (unsigned)u) >= (int)n ? -1 : 0;
+}
+
+/* of the type, ours, and writable by no one else: what OpenSSH asks of its files */
+static int
+owned(int fd, mode_t type)
+{
+	struct stat st;
+
+	if (fstat(fd, &st) < 0)
+		return 0;
+	if ((st.st_mode & S_IFMT) != type || st.st_uid != geteuid() || (st.st_mode & 022) != 0) {
+		errno = EPERM;
+		return 0;
+	}
+	return 1;
+}
+
+int
+shmmkdir(char *buf, size_t n)
+{
+	int fd, e;
+
+	if (privdir(buf, n) < 0) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	if (mkdir(buf, 0700) < 0 && errno != EEXIST)
+		return -1;
+	if ((fd = open(buf, O_RDONLY|O_DIRECTORY|O_NOFOLLOW|O_CLOEXEC)) < 0)
+		return -1;
+	/* ours but readable by others (made by hand): made private, not refused */
+	if (!owned(fd, S_IFDIR) || fchmod(fd, 0700) < 0) {
+		e = errno;
+		close(fd);
+		errno = e;
+		return -1;
+	}
+	close(fd);
+	return 0;
+}
+
+int
+shmopenfile(const char *path, int flags, mode_t mode)
+{
+	int fd, e;
+
+	if ((fd = open(path, flags|O_NOFOLLOW|O_CLOEXEC, mode)) < 0)
+		return -1;
+	if (!owned(fd, S_IFREG)) {
+		e = errno;
+		close(fd);
+		errno = e;
+		return -1;
+	}
+	return fd;
+}
+
 /* FNV-1a of the absolute directory name: one device per directory */
 int
 shmpath(const char *dir, const char *suffix, char *buf, size_t n)
 {
-	char abs[PATH_MAX];
+	char abs[PATH_MAX], priv[PATH_MAX];
 	uint64_t h = 0xcbf29ce484222325ull;
 	const char *p;
 
@@ -74,8 +153,26 @@ shmpath(const char *dir, const char *suffix, char *buf, size_t n)
 		snprintf(abs + strlen(abs), sizeof abs - strlen(abs), "/%s", dir);
 	for (p = abs; *p; p++)
 		h = (h ^ (unsigned char)*p) * 0x100000001b3ull;
-	return snprintf(buf, n, "/dev/shm/devtrace-%u-%016llx%s", (unsigned)geteuid(),
-		(unsigned long long)h, suffix) >= (int)n ? -1 : 0;
+	if (privdir(priv, sizeof priv) < 0)
+		return -1;
+	return snprintf(buf, n, "%s/%016llx%s", priv, (unsigned long long)h, suffix) >= (int)n ? -1 : 0;
+}
+
+int
+shmlockpid(const char *dir)
+{
+	char path[PATH_MAX], buf[32];
+	ssize_t r;
+	int fd;
+
+	if (shmpath(dir, ".lock", path, sizeof path) < 0 || (fd = shmopenfile(path, O_RDONLY, 0)) < 0)
+		return 0;
+	r = pread(fd, buf, sizeof buf - 1, 0);
+	close(fd);
+	if (r <= 0)
+		return 0;
+	buf[r] = 0;
+	return atoi(buf) > 0 ? atoi(buf) : 0;
 }
 
 /* one calibration for every device maker: records' ticks become time with it */
@@ -125,18 +222,19 @@ shmdev(Shm *s)
 Dev *
 shmcreate(const char *dir, int logmax, uint64_t hz, Shm **hdr)
 {
-	char path[PATH_MAX], syms[PATH_MAX];
+	char path[PATH_MAX], syms[PATH_MAX], priv[PATH_MAX];
 	size_t size = Shmhdr + devsize(logmax);
 	Hdr *h;
 	Shm *s;
 	int fd;
 
-	if (shmpath(dir, "", path, sizeof path) < 0 || shmpath(dir, ".syms", syms, sizeof syms) < 0)
+	if (shmpath(dir, "", path, sizeof path) < 0 || shmpath(dir, ".syms", syms, sizeof syms) < 0 ||
+	    shmmkdir(priv, sizeof priv) < 0)
 		return NULL;
 	/* a stale device of a killed server goes: its processes keep their mapping */
 	unlink(path);
 	unlink(syms);
-	if ((fd = open(path, O_RDWR|O_CREAT|O_EXCL|O_CLOEXEC, 0600)) < 0)
+	if ((fd = shmopenfile(path, O_RDWR|O_CREAT|O_EXCL, 0600)) < 0)
 		return NULL;
 	if (ftruncate(fd, size) < 0 || (h = mapfd(fd, size)) == NULL || (s = handle(h, size)) == NULL) {
 		close(fd);
@@ -144,7 +242,7 @@ shmcreate(const char *dir, int logmax, uint64_t hz, Shm **hdr)
 		return NULL;
 	}
 	close(fd);
-	if ((fd = open(syms, O_WRONLY|O_CREAT|O_TRUNC|O_CLOEXEC, 0600)) >= 0)
+	if ((fd = shmopenfile(syms, O_WRONLY|O_CREAT|O_EXCL, 0600)) >= 0)
 		close(fd);
 	pthread_mutexattr_t ma;
 	pthread_mutexattr_init(&ma);
@@ -173,7 +271,7 @@ mapdev(const char *dir, int served, Shm **hdr, uint64_t *ino)
 
 	if (shmpath(dir, "", path, sizeof path) < 0)
 		return NULL;
-	if ((fd = open(path, O_RDWR|O_CLOEXEC)) < 0)
+	if ((fd = shmopenfile(path, O_RDWR, 0)) < 0)
 		return NULL;
 	if (fstat(fd, &st) < 0 || (size_t)st.st_size < Shmhdr + sizeof(Hdr) ||
 	    (h = mapfd(fd, st.st_size)) == NULL) {

@@ -1,7 +1,7 @@
 /*
  * shm.h: where the user-space device lives.  The server creates a file
- * in /dev/shm named after the user and the device directory; every
- * traced process maps it.  Its first page is the host's header (Shm),
+ * named after the device directory in a directory only its user can
+ * write (shmmkdir); every traced process maps it.  Its first page is the host's header (Shm),
  * the Dev follows.  Beside it, NAME.syms collects the symbols that
  * attached processes append, one line per function: "<pc> <name> <object>".
  *
@@ -13,12 +13,16 @@
 #define DEVTRACE_SHM_H
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 #include "dev/devtrace.h"
 
 typedef struct Shm Shm;
 
 const char *devdir(void);	/* $DEVTRACE_DIR, else /run/devtrace as root, else $XDG_RUNTIME_DIR/devtrace, else /tmp/devtrace-UID */
-int	shmpath(const char *dir, const char *suffix, char *buf, size_t n);	/* /dev/shm/devtrace-UID-HASH + suffix */
+int	shmpath(const char *dir, const char *suffix, char *buf, size_t n);	/* PRIV/HASH + suffix: PRIV is /run/devtrace.shm as root, else /run/user/UID/devtrace.shm, else /dev/shm/devtrace-UID */
+int	shmmkdir(char *buf, size_t n);	/* make PRIV, 0700, or check it: a link or a directory not ours alone fails (EPERM); its name in buf */
+int	shmopenfile(const char *path, int flags, mode_t mode);	/* open(2) with O_NOFOLLOW|O_CLOEXEC; fails (EPERM) unless a regular file of ours that no one else may write */
+int	shmlockpid(const char *dir);	/* the pid the server wrote in its lock file PRIV/HASH.lock, or 0 (it may have died since: check) */
 uint64_t	shmhz(void);	/* the cycle counter's rate, measured against the monotonic clock (25 ms) */
 
 /* the device's life */

@@ -12,7 +12,7 @@ load helper
 	assert_success
 	assert_output --regexp "^devtraced pid [0-9]+ serves $D\$"
 	pid=$(serverpid)
-	shm=$(awk '/\/dev\/shm\/devtrace-/ { print $NF; exit }' "/proc/$pid/maps")
+	shm=$(awk '$NF ~ /\/(devtrace\.shm|devtrace-[0-9]+)\/[0-9a-f]+$/ { print $NF; exit }' "/proc/$pid/maps")
 	[ -e "$shm" ]
 	[ -e "$shm.syms" ]
 	mounted "$D"
