@@ -29,7 +29,7 @@ objsyms(Obj *o)
 	cap = (size_t)n * 64 + 4096;
 	if (n == 0 || shmpath(rt.dir, ".syms", path, sizeof path) < 0 || (buf = malloc(cap)) == NULL)
 		return;
-	if ((fd = open(path, O_WRONLY|O_APPEND|O_CREAT|O_CLOEXEC, 0600)) < 0) {
+	if ((fd = shmopenfile(path, O_WRONLY|O_APPEND|O_CREAT, 0600)) < 0) {	/* no link followed, ours only */
 		free(buf);
 		return;
 	}
