@@ -3,7 +3,7 @@ DEVTEST_HOST = $(B)/tests/dev/host.o
 DEVTESTS = ctl ring writer stress
 
 $(B)/tests/dev/%: $(B)/tests/dev/%_test.o $(DEVTEST_HOST) $(LIBDEV)
-	$(CC) -o $@ $^ -lcmocka -lpthread
+	$(CC) $(LDFLAGS) -o $@ $^ -lcmocka -lpthread
 
 # ThreadSanitizer wants every racing access instrumented: build the device into the binary.
 $(B)/tests/dev/stress-tsan: tests/dev/stress_test.c tests/dev/host.c $(DEV_SRC)
