@@ -18,6 +18,4 @@ check-dev-%: $(B)/tests/dev/%
 check-dev-stress-tsan: $(B)/tests/dev/stress-tsan
 	@TSAN_OPTIONS=halt_on_error=1 CMOCKA_MESSAGE_OUTPUT=TAP $< > $(B)/tap/dev-stress-tsan.tap 2> $(B)/tap/dev-stress-tsan.err || true
 
-check-tsan: check-dev-stress-tsan
-	@tests/tapsum $(B)/tap dev-stress-tsan
-.PHONY: check-tsan
+# check-tsan, with the ring and writer tests too: tests/sanitize/rules.mk
