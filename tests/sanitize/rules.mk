@@ -33,3 +33,8 @@ check-tsan:
 	$(call sanitize,$(TSAN_DIR),$(TSAN_CFLAGS),$(TSAN_SUITES))
 
 .PHONY: check-asan check-tsan
+
+clean-sanitize:
+	rm -rf $(ASAN_DIR) $(TSAN_DIR)
+clean: clean-sanitize
+.PHONY: clean-sanitize
