@@ -35,7 +35,9 @@ static const char *atoms[] = {
 #define nelem(a)	(sizeof(a) / sizeof((a)[0]))
 
 static char buf[1024];
+static size_t buflen;
 static int ntok;
+static int full;	/* a token did not fit in buf: the expression is thrown away */
 static unsigned long long seed = 88172645463325252ull;
 
 static int
@@ -47,13 +49,30 @@ rnd(int n)
 	return seed % n;
 }
 
+/* append a token; one that does not fit marks the expression full (too long) */
 static void
 put(const char *s)
 {
-	if (buf[0] != 0)
-		strcat(buf, " ");
-	strcat(buf, s);
+	size_t n = strlen(s), sep = buflen > 0;
+
 	ntok++;
+	if (full || buflen + sep + n >= sizeof buf) {
+		full = 1;
+		return;
+	}
+	if (sep)
+		buf[buflen++] = ' ';
+	memcpy(buf + buflen, s, n + 1);
+	buflen += n;
+}
+
+static void
+restart(void)
+{
+	buf[0] = 0;
+	buflen = 0;
+	full = 0;
+	ntok = 0;
 }
 
 static void top(int d);
@@ -266,6 +285,10 @@ main(int argc, char **argv)
 	printf("#include \"tests/pred/truth.hh\"\n\n");
 	while (fgets(line, sizeof line, f) != NULL) {
 		len = strlen(line);
+		if (len == sizeof line - 1 && line[len - 1] != '\n') {
+			fprintf(stderr, "gen: %s: a line longer than %d bytes\n", argv[1], (int)sizeof line - 2);
+			return 1;
+		}
 		while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'))
 			line[--len] = 0;
 		if (len == 0 || line[0] == '#')
@@ -275,18 +298,16 @@ main(int argc, char **argv)
 	fclose(f);
 	for (i = 0; i < nrand; i++) {
 		do {
-			buf[0] = 0;
-			ntok = 0;
+			restart();
 			top(Maxdepth);
-		} while (ntok > Maxtok);
+		} while (full || ntok > Maxtok);
 		emit(buf);
 	}
 	for (i = 0; i < nlogic; i++) {
 		do {
-			buf[0] = 0;
-			ntok = 0;
+			restart();
 			logic(3);
-		} while (ntok > 4 * Maxtok);
+		} while (full || ntok > 4 * Maxtok);
 		emit(buf);
 	}
 	printf("\nstatic const Ent tab[] = {\n");

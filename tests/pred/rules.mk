@@ -34,10 +34,10 @@ $(PRED_B)/predtab.o: $(PRED_B)/table.h
 $(PRED_B)/predtab.o: ALL_CFLAGS += -I$(PRED_B)
 
 $(PRED_B)/predtab: $(PRED_B)/predtab.o $(PRED_B)/host.o $(PRED_DEV)
-	$(CC) -o $@ $^ -lcmocka
+	$(CC) $(LDFLAGS) -o $@ $^ -lcmocka
 
 $(PRED_B)/predtest: $(PRED_B)/predtest.o $(PRED_B)/host.o $(PRED_DEV)
-	$(CC) -o $@ $^ -lcmocka
+	$(CC) $(LDFLAGS) -o $@ $^ -lcmocka
 
 SUITES += pred
 check-pred: $(PRED_B)/predtest $(PRED_B)/predtab
