@@ -165,9 +165,9 @@ xctl(Cmd *c, int argc, char **argv)
 	char err[Errmax], *buf;
 	size_t n = 0, m, total = 0;
 	ssize_t r;
-	Ctlfile *f;
-	Shm *s;
-	int i, e = 0;
+	Ctlfile *f = NULL;
+	Shm *s = NULL;
+	int i, e = 0, ret = 1;
 
 	while (nextopt(c, argc, argv, "+") != -1)
 		;
@@ -175,7 +175,7 @@ xctl(Cmd *c, int argc, char **argv)
 		n += strlen(argv[i]) + 1;
 	if ((buf = malloc(n > Ctlchunk ? n : Ctlchunk)) == NULL || (f = calloc(1, sizeof *f)) == NULL) {
 		perror("devtrace ctl");
-		return 1;
+		goto out;
 	}
 	s = attach();
 	err[0] = 0;
@@ -193,7 +193,7 @@ xctl(Cmd *c, int argc, char **argv)
 				continue;
 			if (r < 0) {
 				perror("devtrace ctl: standard input");
-				return 1;
+				goto out;
 			}
 			total += r;
 			e = shmctlwrite(s, f, buf, r, getpid(), err, sizeof err);
@@ -201,11 +201,16 @@ xctl(Cmd *c, int argc, char **argv)
 		if (e == 0)
 			e = total ? shmctlclose(s, f, err, sizeof err) : shmctl(s, buf, 0, getpid(), err, sizeof err);	/* nothing: an empty command, as ever */
 	}
-	if (e != 0) {
+	if (e != 0)
 		fprintf(stderr, "devtrace: %s\n", err[0] ? err : strerror(e));
-		return 1;
-	}
-	return 0;
+	else
+		ret = 0;
+out:
+	if (s != NULL)
+		shmunmap(s);
+	free(buf);
+	free(f);
+	return ret;
 }
 
 static void
@@ -260,6 +265,7 @@ xcat(Cmd *c, int argc, char **argv)
 		nanosleep(&ts, NULL);
 	}
 	shmreader(s, getpid(), 0);
+	shmunmap(s);
 	return rc;
 }
 
@@ -275,6 +281,7 @@ xstate(Cmd *c, int argc, char **argv)
 	if ((buf = malloc(Statemax)) == NULL)
 		return 1;
 	n = shmstate(s, buf, Statemax);
+	shmunmap(s);
 	return writeall(1, buf, n) < 0;
 }
 

@@ -342,6 +342,7 @@ main(int argc, char **argv)
 	/* a device made since for the same directory is not ours to remove */
 	if (lstat(shmfile, &st) == 0 && st.st_ino == ino)
 		shmremove(dir);
+	shmunmap(s.shm);
 	unlink(lockpath);
 	close(lockfd);
 	return 0;

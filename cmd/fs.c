@@ -441,10 +441,13 @@ fsnew(Srv *s)
 {
 	char *argv[] = { "devtraced", "-o", "default_permissions,fsname=devtrace,subtype=devtraced", NULL };
 	struct fuse_args args = FUSE_ARGS_INIT(3, argv);
+	struct fuse_session *se;
 
 	srv = s;
 	boot = time(NULL);
-	return fuse_session_new(&args, &ops, sizeof ops, NULL);
+	se = fuse_session_new(&args, &ops, sizeof ops, NULL);
+	fuse_opt_free_args(&args);	/* fuse_session_new added to them */
+	return se;
 }
 
 /* one thread: requests as they come, waiting reads every tick; signals only in ppoll */

@@ -219,6 +219,9 @@ trnewglob(Ctl *c, Trace *unused)
 	if (p[0] == '\'' && (n = slen(p)) > 2 && p[n - 1] == '\'') {	/* 'rtc*' as typed to a shell that did not take the quotes */
 		p[n - 1] = 0;
 		p++;
+		/* the state prints a pattern bare, and 'x' would read back as x */
+		if (p[0] == '\'' && n - 2 > 2 && p[n - 3] == '\'')
+			return Errglobquote;
 	}
 	return newtrace(c, Glob, 0, 0, p, c->f[3]);
 }

@@ -25,6 +25,7 @@
 	X(Errexists,	Eexist,	"trace exists") \
 	X(Errrange,	Einval,	"empty or reversed range") \
 	X(Errglob,	Einval,	"pattern too long")	/* EINVAL, not E2BIG: as it always was */ \
+	X(Errglobquote,	Einval,	"pattern quoted twice") \
 	X(Erroverlap,	Eexist,	"range overlaps trace") \
 	X(Errntrace,	Enospc,	"too many traces") \
 	X(Errpredform,	Einval,	"predicate must be /expression/") \

@@ -121,6 +121,8 @@ matchset(const char *p, char c)
 	if (*p == '!')
 		neg = 1, p++;
 	do {
+		if (*p == 0)	/* a set open at the pattern's end: no match, and nothing past the NUL is read */
+			return 0;
 		if (p[1] == '-' && p[2] && p[2] != ']') {
 			hit |= c >= p[0] && c <= p[2];
 			p += 3;

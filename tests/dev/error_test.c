@@ -36,6 +36,7 @@ static const struct {
 	[Errrange] = { Viactl, Einval, "trace", "trace 3000 2000 new x" },
 	[Errglob] = { Viactl, Einval, "trace",	/* EINVAL, not E2BIG: it always was */
 		"trace aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa* new x" },
+	[Errglobquote] = { Viactl, Einval, "trace", "trace \'\'x\'\' new x" },
 	[Erroverlap] = { Viactl, Eexist, "trace", "trace 1800 1900 new x" },
 	[Errntrace] = { Viactl, Enospc, "trace", "trace 9990000 9990001 new last",
 		"trace %d0000 %d0001 new t%d", Ntrace - 1 },

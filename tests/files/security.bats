@@ -81,6 +81,8 @@ $H.syms 600 root f"
 }
 
 @test "a damaged header: devtrace run runs the program untraced with a warning" {
+	# devtrace run takes the runtime off when the header is damaged; it must be there to take
+	[ -e "$ROOT/lib/libdevtrace.so" ] || skip "needs lib/libdevtrace.so"
 	start
 	pid=$(serverpid)
 	f=$(devfile "$pid")
