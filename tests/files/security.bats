@@ -90,6 +90,7 @@ $H.syms 600 root f"
 	run --separate-stderr devtrace run sh -c 'echo out; echo err >&2; exit 3'
 	assert_failure 3
 	assert_output "out"
+	# shellcheck disable=SC2154 # set by run --separate-stderr
 	[ "$stderr" = "devtrace run: the device of $D looks damaged (bad header): running sh untraced
 err" ]
 	run --separate-stderr devtrace run -t 'main' sh -c 'echo out; exit 4'
@@ -132,6 +133,7 @@ userdir() {
 	h=$(fnv "$ud")
 	run nobody env DEVTRACE_DIR="$ud" "$BIN/devtraced" -F
 	assert_success
+	# shellcheck disable=SC2034 # read by teardown in helper.bash
 	BGPIDS=$(nobody env DEVTRACE_DIR="$ud" "$BIN/devtrace" status | awk '{ print $3 }')
 	run stat -c '%a %U %F' "/dev/shm/devtrace-$u"
 	assert_output "700 nobody directory"
@@ -153,6 +155,7 @@ $h.syms 600 nobody f"
 	h=$(fnv "$ud")
 	run nobody env DEVTRACE_DIR="$ud" "$BIN/devtraced" -F
 	assert_success
+	# shellcheck disable=SC2034 # read by teardown in helper.bash
 	BGPIDS=$(nobody env DEVTRACE_DIR="$ud" "$BIN/devtrace" status | awk '{ print $3 }')
 	run stat -c '%a %U %F' "/run/user/$u/devtrace.shm"
 	assert_output "700 nobody directory"
