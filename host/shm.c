@@ -101,6 +101,62 @@ mapfd(int fd, size_t size)
 	return v == MAP_FAILED ? NULL : v;
 }
 
+/*
+ * What hostlogmax answers: the ring size of each device this process
+ * mapped, from the size of its mapping, kept here where no other process
+ * writes.  Read on a writer's first hit (hit.c: decide) and by the
+ * control side, so lock-free: an entry's logmax is stored before its d.
+ */
+enum { Nmap = 32 };
+static struct {
+	Dev *d;
+	uint32_t logmax;
+} maps[Nmap];
+
+static int
+remember(Dev *d, size_t size)
+{
+	Dev *none;
+	int i, l;
+
+	for (l = Logmin; l <= Logmax && Shmhdr + devsize(l) != size; l++)
+		;
+	if (l > Logmax)
+		return -1;
+	for (i = 0; i < Nmap; i++) {
+		none = NULL;
+		if (__atomic_load_n(&maps[i].d, __ATOMIC_RELAXED) == NULL &&
+		    __atomic_compare_exchange_n(&maps[i].d, &none, (Dev *)1, 0, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED)) {
+			maps[i].logmax = l;
+			__atomic_store_n(&maps[i].d, d, __ATOMIC_RELEASE);
+			return 0;
+		}
+	}
+	return -1;
+}
+
+static void
+forget(Dev *d)
+{
+	int i;
+
+	for (i = 0; i < Nmap; i++)
+		if (__atomic_load_n(&maps[i].d, __ATOMIC_ACQUIRE) == d)
+			__atomic_store_n(&maps[i].d, NULL, __ATOMIC_RELEASE);
+}
+
+/* 0 for a block this process did not map: then every size in it is damage */
+uint32_t
+hostlogmax(const Dev *d)
+{
+	int i;
+
+	for (i = 0; i < Nmap; i++)
+		if (__atomic_load_n(&maps[i].d, __ATOMIC_ACQUIRE) == d)
+			return maps[i].logmax;
+	return 0;
+}
+
 static Shm *
 handle(Hdr *h, size_t size)
 {
@@ -113,6 +169,12 @@ handle(Hdr *h, size_t size)
 	s->h = h;
 	s->d = (Dev *)((char *)h + Shmhdr);
 	s->size = size;
+	if (remember(s->d, size) < 0) {
+		munmap(h, size);
+		free(s);
+		errno = EMFILE;
+		return NULL;
+	}
 	return s;
 }
 
@@ -226,6 +288,7 @@ shmserverpid(Shm *s)
 void
 shmunmap(Shm *s)
 {
+	forget(s->d);
 	munmap(s->h, s->size);
 	free(s);
 }
@@ -241,12 +304,33 @@ shmremove(const char *dir)
 		unlink(path);
 }
 
-/* a process killed while holding the lock leaves it to the next one */
-void
+/*
+ * The lock is in memory every attached process may write: a process
+ * killed while holding it leaves it to the next one (robust), and one
+ * that holds it, stopped or malicious, delays a caller by Lockms at most
+ * (timed, on the monotonic clock): then EAGAIN, and the caller says so.
+ * A lock whose bytes were scribbled on answers an error of its own.
+ */
+enum { Lockms = 100 };
+
+int
 shmlock(Shm *s)
 {
-	if (pthread_mutex_lock(&s->h->lock) == EOWNERDEAD)
-		pthread_mutex_consistent(&s->h->lock);
+	struct timespec ts;
+	int r;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	ts.tv_nsec += Lockms * 1000000L;
+	ts.tv_sec += ts.tv_nsec / 1000000000L;
+	ts.tv_nsec %= 1000000000L;
+	r = pthread_mutex_clocklock(&s->h->lock, CLOCK_MONOTONIC, &ts);
+	if (r == EOWNERDEAD)
+		r = pthread_mutex_consistent(&s->h->lock);
+	if (r == ETIMEDOUT || r == EBUSY || r == EDEADLK)
+		r = EAGAIN;
+	else if (r != 0)
+		r = EIO;	/* not a lock any more (ENOTRECOVERABLE, EINVAL): damage */
+	return errno = r;
 }
 
 void
@@ -293,7 +377,11 @@ shmctl(Shm *s, const char *buf, size_t n, uint32_t pid, char *err, size_t nerr)
 	Dev *d = shmdev(s);
 	int e;
 
-	shmlock(s);
+	if ((e = shmlock(s)) != 0) {
+		if (err)
+			snprintf(err, nerr, "%s", shmbusy(e));
+		return e;
+	}
 	e = devctl(d, buf, n, pid);
 	if (e && err)
 		snprintf(err, nerr, "%s", deverr(d));
@@ -302,26 +390,64 @@ shmctl(Shm *s, const char *buf, size_t n, uint32_t pid, char *err, size_t nerr)
 	return e;
 }
 
+const char *
+shmbusy(int e)
+{
+	return e == EAGAIN ? "device busy: another process holds its lock" :
+		"device lock damaged by a process";
+}
+
 size_t
 shmstate(Shm *s, char *buf, size_t n)
 {
 	size_t r;
 
-	shmlock(s);
+	if (shmlock(s) != 0) {
+		if (n > 0)
+			buf[0] = 0;
+		return 0;
+	}
 	r = devstate(shmdev(s), buf, n);
 	shmunlock(s);
 	return r;
 }
 
-size_t
-shmread(Shm *s, Reader *rd, char *buf, size_t n)
+ssize_t
+shmtake(Shm *s, Reader *rd, char *buf, size_t n)
 {
 	size_t r;
 
-	shmlock(s);
+	if (shmlock(s) != 0)
+		return -1;
 	r = devread(shmdev(s), rd, buf, n);
 	shmunlock(s);
 	return r;
+}
+
+/*
+ * A record being written makes devread return with rd->wait set: look
+ * again, without the lock, until it is done or the device gives it up
+ * (ring.c: Stucknsec).  Readwaitms bounds the whole call all the same,
+ * whatever the block says.
+ */
+enum { Readwaitms = 100 };
+
+size_t
+shmread(Shm *s, Reader *rd, char *buf, size_t n)
+{
+	struct timespec nap = { 0, 200 * 1000L };
+	uint64_t end = hostnsec() + Readwaitms * 1000000ull;
+	ssize_t r;
+
+	for (;;) {
+		if ((r = shmtake(s, rd, buf, n)) < 0)
+			return 0;
+		if (r > 0 || !rd->wait || hostnsec() >= end) {
+			errno = 0;
+			return r;
+		}
+		nanosleep(&nap, NULL);
+	}
 }
 
 int
@@ -329,7 +455,8 @@ shmreader(Shm *s, uint32_t pid, int open)
 {
 	int r;
 
-	shmlock(s);
+	if ((r = shmlock(s)) != 0)
+		return r;
 	r = devreader(shmdev(s), pid, open);
 	shmunlock(s);
 	shmwake(s);
