@@ -11,7 +11,7 @@ uint32_t testdead;	/* a thread id hostalive() reports gone */
 
 uint64_t hostticks(void) { return __atomic_add_fetch(&testticks, 1, __ATOMIC_RELAXED); }
 uint64_t hostnsec(void) { return __atomic_add_fetch(&testnsec, testnsecstep, __ATOMIC_RELAXED); }
-void hostpause(void) { sched_yield(); }
+void hostpause(void) { __atomic_add_fetch(&testnsec, 1000 * 1000, __ATOMIC_RELAXED); sched_yield(); }	/* a pause takes time: 1 ms */
 int hostalive(uint32_t tid) { return tid != testdead; }
 uint32_t hostppid(void) { return 1; }
 uint32_t hostuid(void) { return 1000; }
