@@ -625,30 +625,70 @@ bputline(Buf *b, const char *key, uint64_t v)
 }
 
 /*
- * A string of the block, of n bytes: printed as far as its NUL, and
- * repaired if it has none, or a byte no command could have put there
- * (a newline would forge a control line in the state a user replays).
+ * A string of the block, of n bytes: repaired if it has no NUL, or a
+ * byte no command could have put there (a newline would forge a control
+ * line in the state a user replays); counted if it was.
  */
 static void
-bputfield(Buf *b, Dev *d, char *s, size_t n, int spaces)
+fixfield(Dev *d, char *s, size_t n, int spaces)
 {
 	size_t i;
 	int bad = 0;
 
-	for (i = 0; i < n - 1 && s[i]; i++) {
+	for (i = 0; i < n - 1 && s[i]; i++)
 		if ((unsigned char)s[i] >= 0x7f || ((unsigned char)s[i] < ' ' && !(spaces && s[i] == '\t')) ||
 		    (s[i] == ' ' && !spaces)) {
 			s[i] = '?';
 			bad = 1;
 		}
-		bputc(b, s[i]);
-	}
 	if (i == n - 1 && s[i]) {
 		s[i] = 0;
 		bad = 1;
 	}
 	if (bad)
 		corrupt(d);
+}
+
+/*
+ * Print a string of the block: at most n-1 bytes, whatever another
+ * process wrote since statecheck (no NUL, a newline): never past it.
+ */
+static void
+bputn(Buf *b, const char *s, size_t n, int spaces)
+{
+	size_t i;
+	char c;
+
+	for (i = 0; i < n - 1 && (c = s[i]) != 0; i++)
+		bputc(b, (unsigned char)c >= 0x7f || ((unsigned char)c < ' ' && !(spaces && c == '\t')) ||
+			(c == ' ' && !spaces) ? '?' : c);
+}
+
+/* before the state is printed: every string and count it prints checked, so its counters include them */
+static void
+statecheck(Dev *d)
+{
+	Trace *t;
+
+	for (t = d->trace; t < d->trace + Ntrace; t++) {
+		if (t->gen == 0)
+			continue;
+		fixfield(d, t->name, Namelen, 0);
+		if (t->kind != Range)
+			fixfield(d, t->glob, Globlen, 0);
+		if (t->haspred)
+			fixfield(d, t->predsrc, Predmax, 1);
+	}
+	if (d->nwatch > Nwatch) {	/* a count past its array: what the array holds */
+		corrupt(d);
+		ast(&d->nwatch, Nwatch);
+	}
+	if (d->hasquery)
+		fixfield(d, d->queryname, Namelen, 0);
+	if (d->err[Errmax - 1]) {	/* the error text is ours, with its newlines: only its NUL */
+		d->err[Errmax - 1] = 0;
+		corrupt(d);
+	}
 }
 
 size_t
@@ -663,6 +703,7 @@ devstate(Dev *d, char *buf, size_t n)
 	if (n == 0)
 		return 0;
 	log = ringcheck(d);
+	statecheck(d);
 	bputline(&b, "logsize ", 1ull << log);
 	for (t = d->trace; t < d->trace + Ntrace; t++) {
 		if (t->gen == 0)
@@ -673,28 +714,26 @@ devstate(Dev *d, char *buf, size_t n)
 			bputc(&b, ' ');
 			bputhex(&b, t->end);
 		} else
-			bputfield(&b, d, t->glob, Globlen, 0);
+			bputn(&b, t->glob, Globlen, 0);
 		bputs(&b, " new ");
-		bputfield(&b, d, t->name, Namelen, 0);
+		bputn(&b, t->name, Namelen, 0);
 		bputc(&b, '\n');
 		if (t->on) {
 			bputs(&b, "trace ");
-			bputs(&b, t->name);
+			bputn(&b, t->name, Namelen, 0);
 			bputs(&b, " on\n");
 		}
 		if (t->haspred) {
 			bputs(&b, "trace ");
-			bputs(&b, t->name);
+			bputn(&b, t->name, Namelen, 0);
 			bputs(&b, " pred /");
-			bputfield(&b, d, t->predsrc, Predmax, 1);
+			bputn(&b, t->predsrc, Predmax, 1);
 			bputs(&b, "/\n");
 		}
 	}
 	bputs(&b, "watch 0\n");
-	if ((nw = d->nwatch) > Nwatch) {	/* a count past its array: what the array holds */
-		corrupt(d);
-		ast(&d->nwatch, nw = Nwatch);
-	}
+	if ((nw = d->nwatch) > Nwatch)	/* statecheck repaired it; not read twice */
+		nw = Nwatch;
 	for (i = 0; i < nw; i++)
 		bputline(&b, "watch ", d->watch[i]);
 	bputs(&b, d->started ? "start\n" : "stop\n");
@@ -718,15 +757,11 @@ devstate(Dev *d, char *buf, size_t n)
 		bputs(&b, "#query ");
 		bputhex(&b, d->query);
 		bputc(&b, ' ');
-		bputfield(&b, d, d->queryname, Namelen, 0);
+		bputn(&b, d->queryname, Namelen, 0);
 		bputc(&b, '\n');
 	}
-	/* a refusal's reason, one #error line per line of it; at most Errmax bytes of it */
-	if (d->err[Errmax - 1]) {
-		d->err[Errmax - 1] = 0;
-		corrupt(d);
-	}
-	for (p = d->err; *p; p++) {
+	/* a refusal's reason, one #error line per line of it */
+	for (p = d->err; p < d->err + Errmax && *p; p++) {
 		if (p == d->err || p[-1] == '\n')
 			bputs(&b, "#error ");
 		bputc(&b, *p);
