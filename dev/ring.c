@@ -25,21 +25,13 @@ enum {
 	Stucknsec = 20*1000*1000,	/* a ticket unfinished this long is lost */
 };
 
-void
-devrecord(Dev *d, const Hit *h)
+/* write the record of ticket t into a ring of 1<<log slots, log checked */
+static inline __attribute__((always_inline)) void
+put(Dev *d, const Hit *h, uint32_t log)
 {
-	const Writer *w = h->w;
-	uint32_t log = rld(&d->log), lim = w && w->d == d ? w->lim : hostlogmax(d);
-	uint64_t t, old, busy;
-	Slot *s;
+	uint64_t t = aadd(&d->head, 1), old, busy;
+	Slot *s = &d->slot[t & ((1ull << log) - 1)];
 
-	/* one compare of a register with a cached word: a log past the mapping is damage, not an index */
-	if (__builtin_expect(log > lim, 0)) {
-		aadd(&d->count[Ccorrupt], 1);
-		return;
-	}
-	t = aadd(&d->head, 1);
-	s = &d->slot[t & ((1ull << log) - 1)];
 	old = rld(&s->seq);
 	busy = 2*t + 1;
 	do
@@ -62,6 +54,36 @@ devrecord(Dev *d, const Hit *h)
 	 * What the store can do then is hide that lap's record: counted lost.
 	 */
 	ast(&s->seq, busy + 1);
+}
+
+/* no Writer of this device, or a log past its bound: ask the host, count damage */
+static __attribute__((noinline)) void
+recordslow(Dev *d, const Hit *h)
+{
+	uint32_t log = rld(&d->log);
+
+	if (log > hostlogmax(d)) {	/* a log past the mapping is damage, not an index */
+		aadd(&d->count[Ccorrupt], 1);
+		return;
+	}
+	put(d, h, log);
+}
+
+/*
+ * The hook path: the thread's Writer keeps the host's bound (hit.c:
+ * decide), so checking the block's log costs a load and a compare, and
+ * the call to the host stays off the path (no frame to save here).
+ */
+void
+devrecord(Dev *d, const Hit *h)
+{
+	const Writer *w = h->w;
+	uint32_t log = rld(&d->log);
+
+	if (__builtin_expect(w != 0 && w->d == d && log <= w->lim, 1))
+		put(d, h, log);
+	else
+		recordslow(d, h);
 }
 
 /*
