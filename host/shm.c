@@ -116,6 +116,7 @@ static struct {
 static int
 remember(Dev *d, size_t size)
 {
+	static uint32_t next;
 	Dev *none;
 	int i, l;
 
@@ -126,13 +127,21 @@ remember(Dev *d, size_t size)
 	for (i = 0; i < Nmap; i++) {
 		none = NULL;
 		if (__atomic_load_n(&maps[i].d, __ATOMIC_RELAXED) == NULL &&
-		    __atomic_compare_exchange_n(&maps[i].d, &none, (Dev *)1, 0, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED)) {
-			maps[i].logmax = l;
-			__atomic_store_n(&maps[i].d, d, __ATOMIC_RELEASE);
-			return 0;
-		}
+		    __atomic_compare_exchange_n(&maps[i].d, &none, (Dev *)1, 0, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
+			goto found;
 	}
-	return -1;
+	/*
+	 * Full: the runtime keeps the mapping of every device it left (hooks
+	 * may hold it), so a long life of server restarts gets here.  The
+	 * oldest goes: its device is long gone, and a thread that wrote to
+	 * it keeps its bound in its Writer.
+	 */
+	i = __atomic_fetch_add(&next, 1, __ATOMIC_RELAXED) % Nmap;
+	__atomic_store_n(&maps[i].d, (Dev *)1, __ATOMIC_RELEASE);
+found:
+	maps[i].logmax = l;
+	__atomic_store_n(&maps[i].d, d, __ATOMIC_RELEASE);
+	return 0;
 }
 
 static void
