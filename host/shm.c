@@ -113,17 +113,13 @@ static struct {
 	uint32_t logmax;
 } maps[Nmap];
 
-static int
-remember(Dev *d, size_t size)
+static void
+remember(Dev *d, int l)
 {
 	static uint32_t next;
 	Dev *none;
-	int i, l;
+	int i;
 
-	for (l = Logmin; l <= Logmax && Shmhdr + devsize(l) != size; l++)
-		;
-	if (l > Logmax)
-		return -1;
 	for (i = 0; i < Nmap; i++) {
 		none = NULL;
 		if (__atomic_load_n(&maps[i].d, __ATOMIC_RELAXED) == NULL &&
@@ -141,7 +137,12 @@ remember(Dev *d, size_t size)
 found:
 	maps[i].logmax = l;
 	__atomic_store_n(&maps[i].d, d, __ATOMIC_RELEASE);
-	return 0;
+}
+
+void
+shmprivate(Dev *d, int logmax)
+{
+	remember(d, logmax);
 }
 
 static void
@@ -170,6 +171,7 @@ static Shm *
 handle(Hdr *h, size_t size)
 {
 	Shm *s;
+	int l;
 
 	if ((s = malloc(sizeof *s)) == NULL) {
 		munmap(h, size);
@@ -178,12 +180,15 @@ handle(Hdr *h, size_t size)
 	s->h = h;
 	s->d = (Dev *)((char *)h + Shmhdr);
 	s->size = size;
-	if (remember(s->d, size) < 0) {
+	for (l = Logmin; l <= Logmax && Shmhdr + devsize(l) != size; l++)
+		;
+	if (l > Logmax) {	/* a mapping no device size makes: mapdev checked; never */
 		munmap(h, size);
 		free(s);
-		errno = EMFILE;
+		errno = EINVAL;
 		return NULL;
 	}
+	remember(s->d, l);
 	return s;
 }
 

@@ -32,6 +32,7 @@ void	shmstop(Shm *s);	/* the server goes: alive drops, every waiter wakes, attac
 void	shmunmap(Shm *s);	/* unmap header and device; s is gone */
 void	shmremove(const char *dir);	/* unlink the device and its symbol file; mappings stay */
 Dev	*shmdev(Shm *hdr);
+void	shmprivate(Dev *d, int logmax);	/* a block this process allocated itself (benchmarks): hostlogmax answers logmax for it */
 
 /* the control side, under the header's lock: what tracectl and trace do */
 int	shmctl(Shm *s, const char *buf, size_t n, uint32_t pid, char *err, size_t nerr);	/* 0 or errno */
