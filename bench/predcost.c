@@ -12,6 +12,14 @@
 #include "dev/pred.h"
 #include "host/linux.h"
 
+/* the block is this process's own calloc of devsize(16): the host's answer (dev/host.h) */
+uint32_t
+hostlogmax(const struct Dev *d)
+{
+	(void)d;
+	return 16;
+}
+
 static double
 now(void)
 {

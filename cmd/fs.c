@@ -50,11 +50,12 @@ struct Fh {
 	int fd;			/* syms */
 };
 
-/* a tracepipe read waiting for records */
+/* a tracepipe read waiting for records, or a trace read for a record being written */
 struct Pend {
 	fuse_req_t req;
 	Fh *fh;
 	size_t size;
+	int eof;		/* trace: end of file once no record is being written */
 	volatile int intr;
 	Pend *next;
 };
@@ -290,28 +291,55 @@ rbuf(size_t size)
 	return buf;
 }
 
-/* records, or 0 if none are queued */
-static int
-records(fuse_req_t req, Fh *fh, size_t size)
-{
-	char *buf;
-	size_t n;
-
-	if ((buf = rbuf(size)) == NULL) {
-		fuse_reply_err(req, ENOMEM);
-		return 1;
-	}
-	n = shmread(srv->shm, &fh->r, buf, size);
-	if (n > 0)
-		fuse_reply_buf(req, buf, n);
-	return n > 0;
-}
-
 static void
 intr(fuse_req_t req, void *v)
 {
 	(void)req;
 	((Pend *)v)->intr = 1;
+}
+
+/*
+ * Records, or 0 if none are ready (fh->r.wait: one is being written).
+ * Never waits: the server serves every client on one thread, so a
+ * record being written is waited for by looking again on the next tick
+ * (fsloop), and a lock held too long (shmlock) is an error, EAGAIN.
+ */
+static int
+records(fuse_req_t req, Fh *fh, size_t size)
+{
+	char *buf;
+	ssize_t n;
+
+	if ((buf = rbuf(size)) == NULL) {
+		fuse_reply_err(req, ENOMEM);
+		return 1;
+	}
+	if ((n = shmtake(srv->shm, &fh->r, buf, size)) < 0) {
+		fuse_reply_err(req, errno);
+		return 1;
+	}
+	if (n > 0)
+		fuse_reply_buf(req, buf, n);
+	return n > 0;
+}
+
+/* a read answered later, by retry */
+static void
+park(fuse_req_t req, Fh *fh, size_t size, int eof)
+{
+	Pend *p;
+
+	if ((p = calloc(1, sizeof *p)) == NULL) {
+		fuse_reply_err(req, ENOMEM);
+		return;
+	}
+	p->req = req;
+	p->fh = fh;
+	p->size = size;
+	p->eof = eof;
+	p->next = pend;
+	pend = p;
+	fuse_req_interrupt_func(req, intr, p);
 }
 
 static void
@@ -320,7 +348,6 @@ fsread(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off, struct fuse_file_
 	Fh *fh = (Fh *)(uintptr_t)fi->fh;
 	char *buf;
 	ssize_t n;
-	Pend *p;
 
 	(void)ino;
 	switch (fh->q) {
@@ -331,7 +358,10 @@ fsread(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off, struct fuse_file_
 				fuse_reply_err(req, ENOMEM);
 				return;
 			}
-			fh->nstate = shmstate(srv->shm, fh->state, Statemax);
+			if ((fh->nstate = shmstate(srv->shm, fh->state, Statemax)) == 0) {
+				fuse_reply_err(req, errno ? errno : EIO);	/* the lock was not had: EAGAIN */
+				return;
+			}
 		}
 		if ((size_t)off >= fh->nstate)
 			fuse_reply_buf(req, NULL, 0);
@@ -339,22 +369,16 @@ fsread(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off, struct fuse_file_
 			fuse_reply_buf(req, fh->state + off, fh->nstate - off < size ? fh->nstate - off : size);
 		return;
 	case Qtrace:
-		if (!records(req, fh, size))
+		if (records(req, fh, size))
+			return;
+		if (fh->r.wait)
+			park(req, fh, size, 1);
+		else
 			fuse_reply_buf(req, NULL, 0);
 		return;
 	case Qpipe:
-		if (records(req, fh, size))
-			return;
-		if ((p = calloc(1, sizeof *p)) == NULL) {
-			fuse_reply_err(req, ENOMEM);
-			return;
-		}
-		p->req = req;
-		p->fh = fh;
-		p->size = size;
-		p->next = pend;
-		pend = p;
-		fuse_req_interrupt_func(req, intr, p);
+		if (!records(req, fh, size))
+			park(req, fh, size, 0);
 		return;
 	case Qsyms:
 		if (fh->fd < 0 || (buf = rbuf(size)) == NULL) {
@@ -428,8 +452,12 @@ retry(int done)
 		else if (done)
 			fuse_reply_buf(p->req, NULL, 0);
 		else if (!records(p->req, p->fh, p->size)) {
-			pp = &p->next;
-			continue;
+			if (p->eof && !p->fh->r.wait)
+				fuse_reply_buf(p->req, NULL, 0);	/* trace: the record was given up */
+			else {
+				pp = &p->next;
+				continue;
+			}
 		}
 		*pp = p->next;
 		free(p);

@@ -19,7 +19,7 @@ typedef struct Trace Trace;
 
 enum {
 	Magic = 0x65636172747665ull & 0xffffffff,	/* "devtrace" */
-	Version = 2,
+	Version = 3,
 	Range = 1,	/* Trace.kind: an address range */
 	Glob,		/*	a pattern over symbol names */
 };
@@ -88,6 +88,7 @@ struct Dev {
 	uint64_t nread;		/* records returned */
 	uint64_t nlost;		/* records overwritten, abandoned or discarded, as the reader found them */
 	uint64_t stuck;		/* when the reader first waited on tail, host nsec; 0 if not waiting */
+	uint64_t stuckhead;	/* head then: every ticket below it has waited as long */
 	uint64_t filtered __attribute__((aligned(64)));	/* hits dropped by writers with no shard (the rest: shard[].filtered) */
 	uint64_t count[Cncount];
 	Shard shard[Nshard];
@@ -99,6 +100,10 @@ struct Dev {
 	Slot slot[];		/* 1<<logmax of them */
 };
 
+/* devtrace.c: the control side found damage; counted */
+void	corrupt(Dev *d);
+
 /* ring.c */
+uint32_t	ringcheck(Dev *d);	/* damage repaired and counted; the log to use */
 void	ringreset(Dev *d, int log);
-void	ringstats(Dev *d, uint64_t *hits, uint64_t *queued, uint64_t *lost);
+void	ringstats(Dev *d, uint32_t log, uint64_t *hits, uint64_t *queued, uint64_t *lost);

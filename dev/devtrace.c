@@ -91,13 +91,32 @@ devstarted(Dev *d)
 	return ald(&d->started);
 }
 
+/* damage found by the control side: counted for the state's #corrupt */
+void
+corrupt(Dev *d)
+{
+	aadd(&d->count[Ccorrupt], 1);
+}
+
+/* a equals b, reading at most n bytes of a: a is the block's, b ours and NUL-terminated */
+static int
+seqn(const char *a, const char *b, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n && a[i] == b[i]; i++)
+		if (a[i] == 0)
+			return 1;
+	return 0;
+}
+
 static Trace *
 lookup(Dev *d, const char *name)
 {
 	Trace *t;
 
 	for (t = d->trace; t < d->trace + Ntrace; t++)
-		if (t->gen && seq(t->name, name))
+		if (t->gen && seqn(t->name, name, Namelen))
 			return t;
 	return 0;
 }
@@ -314,10 +333,11 @@ ctltrace(Ctl *c)
 	return c->nf == 3 && lookup(c->d, c->f[1]) == 0 ? Errnotrace : Errtracecmd;
 }
 
+/* the largest size is the mapping's, never the block's logmax: any process may write that */
 static int
 setlog(Ctl *c, uint64_t log)
 {
-	if (log < Logmin || log > c->d->logmax)
+	if (log < Logmin || log > hostlogmax(c->d))
 		return Errsizerange;
 	ringreset(c->d, (int)log);
 	return Errnone;
@@ -399,6 +419,11 @@ ctlwatch(Ctl *c)
 	if (pid == 0) {
 		ast(&d->nwatch, 0);
 		return Errnone;
+	}
+	if (n > Nwatch) {	/* a count past its array: keep what the array holds, refuse this once */
+		corrupt(d);
+		ast(&d->nwatch, Nwatch);
+		return Errcorrupt;
 	}
 	for (i = 0; i < n; i++)
 		if (d->watch[i] == pid)
@@ -549,6 +574,7 @@ static const struct {
 	{ "#deep ", Cdeep },
 	{ "#predfaults ", Cpredfault },
 	{ "#badprogs ", Cbadprog },
+	{ "#corrupt ", Ccorrupt },
 };
 
 static void
@@ -559,16 +585,87 @@ bputline(Buf *b, const char *key, uint64_t v)
 	bputc(b, '\n');
 }
 
+/*
+ * A string of the block, of n bytes: repaired if it has no NUL, or a
+ * byte no command could have put there (a newline would forge a control
+ * line in the state a user replays); counted if it was.
+ */
+static void
+fixfield(Dev *d, char *s, size_t n, int spaces)
+{
+	size_t i;
+	int bad = 0;
+
+	for (i = 0; i < n - 1 && s[i]; i++)
+		if ((unsigned char)s[i] >= 0x7f || ((unsigned char)s[i] < ' ' && !(spaces && s[i] == '\t')) ||
+		    (s[i] == ' ' && !spaces)) {
+			s[i] = '?';
+			bad = 1;
+		}
+	if (i == n - 1 && s[i]) {
+		s[i] = 0;
+		bad = 1;
+	}
+	if (bad)
+		corrupt(d);
+}
+
+/*
+ * Print a string of the block: at most n-1 bytes, whatever another
+ * process wrote since statecheck (no NUL, a newline): never past it.
+ */
+static void
+bputn(Buf *b, const char *s, size_t n, int spaces)
+{
+	size_t i;
+	char c;
+
+	for (i = 0; i < n - 1 && (c = s[i]) != 0; i++)
+		bputc(b, (unsigned char)c >= 0x7f || ((unsigned char)c < ' ' && !(spaces && c == '\t')) ||
+			(c == ' ' && !spaces) ? '?' : c);
+}
+
+/* before the state is printed: every string and count it prints checked, so its counters include them */
+static void
+statecheck(Dev *d)
+{
+	Trace *t;
+
+	for (t = d->trace; t < d->trace + Ntrace; t++) {
+		if (t->gen == 0)
+			continue;
+		fixfield(d, t->name, Namelen, 0);
+		if (t->kind != Range)
+			fixfield(d, t->glob, Globlen, 0);
+		if (t->haspred)
+			fixfield(d, t->predsrc, Predmax, 1);
+	}
+	if (d->nwatch > Nwatch) {	/* a count past its array: what the array holds */
+		corrupt(d);
+		ast(&d->nwatch, Nwatch);
+	}
+	if (d->hasquery)
+		fixfield(d, d->queryname, Namelen, 0);
+	if (d->err[Errmax - 1]) {	/* the error text is ours, with its newlines: only its NUL */
+		d->err[Errmax - 1] = 0;
+		corrupt(d);
+	}
+}
+
 size_t
 devstate(Dev *d, char *buf, size_t n)
 {
 	Buf b = { buf, buf + n };
 	Trace *t;
 	uint64_t hits, queued, lost, filtered;
-	uint32_t i;
+	uint32_t i, log, nw;
 	char *p;
 
-	bputline(&b, "logsize ", 1ull << d->log);
+	if (n == 0)
+		return 0;
+	log = ringcheck(d);
+	statecheck(d);
+	bputline(&b, "logsize ", 1ull << log);
 	for (t = d->trace; t < d->trace + Ntrace; t++) {
 		if (t->gen == 0)
 			continue;
@@ -578,29 +675,31 @@ devstate(Dev *d, char *buf, size_t n)
 			bputc(&b, ' ');
 			bputhex(&b, t->end);
 		} else
-			bputs(&b, t->glob);
+			bputn(&b, t->glob, Globlen, 0);
 		bputs(&b, " new ");
-		bputs(&b, t->name);
+		bputn(&b, t->name, Namelen, 0);
 		bputc(&b, '\n');
 		if (t->on) {
 			bputs(&b, "trace ");
-			bputs(&b, t->name);
+			bputn(&b, t->name, Namelen, 0);
 			bputs(&b, " on\n");
 		}
 		if (t->haspred) {
 			bputs(&b, "trace ");
-			bputs(&b, t->name);
+			bputn(&b, t->name, Namelen, 0);
 			bputs(&b, " pred /");
-			bputs(&b, t->predsrc);
+			bputn(&b, t->predsrc, Predmax, 1);
 			bputs(&b, "/\n");
 		}
 	}
 	bputs(&b, "watch 0\n");
-	for (i = 0; i < d->nwatch; i++)
+	if ((nw = d->nwatch) > Nwatch)	/* statecheck repaired it; not read twice */
+		nw = Nwatch;
+	for (i = 0; i < nw; i++)
 		bputline(&b, "watch ", d->watch[i]);
 	bputs(&b, d->started ? "start\n" : "stop\n");
 
-	ringstats(d, &hits, &queued, &lost);
+	ringstats(d, log, &hits, &queued, &lost);
 	bputline(&b, "#hits ", hits);
 	bputline(&b, "#read ", d->nread);
 	bputline(&b, "#queued ", queued);
@@ -619,18 +718,20 @@ devstate(Dev *d, char *buf, size_t n)
 		bputs(&b, "#query ");
 		bputhex(&b, d->query);
 		bputc(&b, ' ');
-		bputs(&b, d->queryname);
+		bputn(&b, d->queryname, Namelen, 0);
 		bputc(&b, '\n');
 	}
 	/* a refusal's reason, one #error line per line of it */
-	for (p = d->err; *p; p++) {
+	for (p = d->err; p < d->err + Errmax && *p; p++) {
 		if (p == d->err || p[-1] == '\n')
 			bputs(&b, "#error ");
 		bputc(&b, *p);
 	}
 	if (d->err[0])
 		bputc(&b, '\n');
-	if (b.p < b.e)
-		*b.p = 0;
+	/* the length written, never the length it would have been: callers index with it */
+	if (b.p >= b.e)
+		b.p = b.e - 1;
+	*b.p = 0;
 	return b.p - buf;
 }

@@ -36,6 +36,7 @@ enum {
 /* errors: the values of Linux's errno, which both hosts use */
 enum {
 	Enoent = 2,
+	Eio = 5,
 	E2big = 7,
 	Eexist = 17,
 	Einval = 22,
@@ -62,6 +63,7 @@ struct Writer {
 	uint32_t gen;		/* 1 + the control generation of the decision */
 	uint32_t watched;	/* the watch list and the reader rule let it write */
 	uint32_t shard;		/* 1 + its index in the Dev's shards; 0: none, count atomically */
+	uint32_t lim;		/* hostlogmax(d): the largest ring the mapping holds, never re-read from d */
 };
 
 /*
@@ -112,6 +114,7 @@ struct Tsel {
 struct Reader {
 	char part[Reclen];
 	uint32_t off, len;
+	uint32_t wait;		/* devread set it: the next record is being written; ask again soon */
 };
 
 /*
@@ -137,8 +140,8 @@ int	devctl(Dev *d, const char *buf, size_t n, uint32_t pid);	/* whole lines, the
 int	devctlwrite(Dev *d, Ctlfile *f, const char *buf, size_t n, uint32_t pid);	/* one write of an open file: its finished lines run, the rest waits in f */
 int	devctlclose(Dev *d, Ctlfile *f);	/* the file's last close: its unfinished line runs; f is zeroed */
 const char *deverr(const Dev *d);
-size_t	devstate(Dev *d, char *buf, size_t n);	/* state text, returns its length (< Statemax) */
-size_t	devread(Dev *d, Reader *r, char *buf, size_t n);	/* consumes records as text; 0 when none */
+size_t	devstate(Dev *d, char *buf, size_t n);	/* state text, NUL-terminated; its length, always < n (and < Statemax) */
+size_t	devread(Dev *d, Reader *r, char *buf, size_t n);	/* consumes records as text; 0 when none ready (r->wait: one is being written); never waits */
 int	devreader(Dev *d, uint32_t pid, int open);	/* the reader rule: pid is not traced while open */
 
 /* what a host needs to patch sites */
@@ -169,6 +172,7 @@ enum {
 	Cdeep,		/* frames not followed: shadow stack full */
 	Cpredfault,	/* predicate evaluations ended by a fault */
 	Cbadprog,	/* predicates refused by a host's validator */
+	Ccorrupt,	/* damage found in the shared block: a size, count, name or ticket no process could have written */
 	Cncount,
 };
 

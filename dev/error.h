@@ -37,6 +37,8 @@
 	X(Errpid,	Einval,	"bad pid") \
 	X(Errnwatch,	Enospc,	"too many watches") \
 	X(Errnreader,	Enospc,	"too many readers") \
+	/* the shared block */ \
+	X(Errcorrupt,	Eio,	"shared device damaged by a process (counted in #corrupt)") \
 	/* the predicate compiler (pred.c) */ \
 	X(Errexprlong,	E2big,	"expression too long") \
 	X(Errnumlarge,	Einval,	"number too large") \

@@ -26,6 +26,19 @@ devwatched(Dev *d, uint32_t pid, uint32_t tid)
 	return 0;
 }
 
+/* the block's pattern, copied with a NUL: any process may have written it */
+static int
+globn(const char *glob, const char *name)
+{
+	char pat[Globlen];
+	int i;
+
+	for (i = 0; i < Globlen - 1 && (pat[i] = glob[i]) != 0; i++)
+		;
+	pat[i] = 0;
+	return globmatch(pat, name);
+}
+
 /* the oldest trace that selects the function; -1 if none */
 int
 devselect(Dev *d, uint64_t pc, uint64_t linkaddr, int inmain, const char *name)
@@ -41,7 +54,7 @@ devselect(Dev *d, uint64_t pc, uint64_t linkaddr, int inmain, const char *name)
 			hit = (pc >= t->start && pc < t->end) ||
 				(inmain && linkaddr >= t->start && linkaddr < t->end);
 		else
-			hit = name && globmatch(t->glob, name);
+			hit = name && globn(t->glob, name);
 		__atomic_thread_fence(__ATOMIC_ACQUIRE);
 		if (hit && rld(&t->gen) == g && (slot < 0 || g < best)) {
 			best = g;
@@ -135,6 +148,7 @@ decide(Dev *d, Hit *h, uint32_t gen)
 		return devwatched(d, h->pid, h->tid);
 	if (w->d != d) {
 		w->d = d;
+		w->lim = hostlogmax(d);	/* devrecord's bound for the block's log, kept where no other process writes */
 		w->shard = claim(d, h->tid);
 	}
 	w->watched = devwatched(d, h->pid, h->tid);

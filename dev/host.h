@@ -14,6 +14,15 @@ uint64_t	hostnsec(void);		/* monotonic nanoseconds, for the reader's time-outs *
 void	hostpause(void);		/* a reader waits for a writer: relax or yield */
 int	hostalive(uint32_t tid);	/* 0 once the thread is gone for good */
 
+/*
+ * The ring size, log2 slots, of the block d as this process allocated or
+ * mapped it: the host keeps it privately, because every process may
+ * write the block (its logmax included).  The device never uses a size
+ * from the block for an index without checking it against this one.
+ */
+struct Dev;
+uint32_t	hostlogmax(const struct Dev *d);
+
 /* predicate variables the Hit does not carry; asked only when a predicate uses them */
 uint32_t	hostppid(void);
 uint32_t	hostuid(void);

@@ -7,6 +7,15 @@
  * lost.  The reader, one at a time under the host's lock, walks the
  * tickets in order and either returns a record or counts it lost, so
  * hits = read + queued + lost holds exactly whenever it is looked at.
+ *
+ * Every process may write the block, so nothing read from it is an
+ * index before it is checked: log against the size this process mapped
+ * (hostlogmax), the reader's tail against head.  The reader never waits
+ * here (it holds the lock every client needs): a ticket not finished
+ * yet makes devread return with r->wait set, and the host asks again
+ * without the lock.  A ticket unfinished for Stucknsec is lost, and so
+ * at once is every unfinished ticket taken before the wait began: a
+ * damaged ring costs one wait in total, not one per record.
  */
 #include "dev/dat.h"
 #include "dev/lib.h"
@@ -16,15 +25,15 @@ enum {
 	Stucknsec = 20*1000*1000,	/* a ticket unfinished this long is lost */
 };
 
-#define MASK(d)	((1ull << rld(&(d)->log)) - 1)
-
-void
-devrecord(Dev *d, const Hit *h)
+/* write the record of ticket t into a ring of 1<<log slots, log checked */
+static inline __attribute__((always_inline)) void
+put(Dev *d, const Hit *h, uint32_t log)
 {
-	uint64_t t = aadd(&d->head, 1);
-	Slot *s = &d->slot[t & MASK(d)];
-	uint64_t old = rld(&s->seq), busy = 2*t + 1;
+	uint64_t t = aadd(&d->head, 1), old, busy;
+	Slot *s = &d->slot[t & ((1ull << log) - 1)];
 
+	old = rld(&s->seq);
+	busy = 2*t + 1;
 	do
 		if ((old & 1) || old >= busy)
 			return;
@@ -47,22 +56,89 @@ devrecord(Dev *d, const Hit *h)
 	ast(&s->seq, busy + 1);
 }
 
+/* no Writer of this device, or a log past its bound: ask the host, count damage */
+static __attribute__((noinline)) void
+recordslow(Dev *d, const Hit *h)
+{
+	uint32_t log = rld(&d->log);
+
+	if (log > hostlogmax(d)) {	/* a log past the mapping is damage, not an index */
+		aadd(&d->count[Ccorrupt], 1);
+		return;
+	}
+	put(d, h, log);
+}
+
 /*
- * The next record in *out: 1, or 0 if none is ready.  *head is the
- * caller's copy of d->head, loaded again only when the reader has
- * caught up with it: every load of a line the writers' atomics keep
- * taking back costs a transfer between cores.
+ * The hook path: the thread's Writer keeps the host's bound (hit.c:
+ * decide), so checking the block's log costs a load and a compare, and
+ * the call to the host stays off the path (no frame to save here).
+ */
+void
+devrecord(Dev *d, const Hit *h)
+{
+	const Writer *w = h->w;
+	uint32_t log = rld(&d->log);
+
+	if (__builtin_expect(w != 0 && w->d == d && log <= w->lim, 1))
+		put(d, h, log);
+	else
+		recordslow(d, h);
+}
+
+/*
+ * The control side's look at the ring before it uses it: a log outside
+ * [Logmin, hostlogmax] or a tail past head is damage: counted, and the
+ * ring set back to a size the mapping holds (what it held is lost).
+ */
+uint32_t
+ringcheck(Dev *d)
+{
+	uint32_t lim = hostlogmax(d), log = rld(&d->log);
+	uint64_t head = ald(&d->head);
+
+	if (d->tail > head) {
+		corrupt(d);
+		d->tail = head;
+	}
+	if (log < Logmin || log > lim) {
+		corrupt(d);
+		log = lim < Logdef ? lim : Logdef;
+		ringreset(d, log);
+	}
+	if (d->stuckhead > head)
+		d->stuckhead = head;
+	return log;	/* the size to use: the block's may change again under us */
+}
+
+/* a thread id a process could have: anything else in a busy slot is damage, taken as dead */
+static int
+alive(uint32_t tid)
+{
+	return tid != 0 && tid <= 0x7fffffff && hostalive(tid);
+}
+
+/*
+ * The next record in *out: 1, or 0 if none is ready (*wait: one is
+ * being written).  *head is the caller's copy of d->head, loaded again
+ * only when the reader has caught up with it: every load of a line the
+ * writers' atomics keep taking back costs a transfer between cores.
+ * cap is the ring's size as ringcheck left it; the block's tail is ours
+ * (the lock), but is read once per step and checked all the same.
  */
 static int
-take(Dev *d, Slot *out, uint64_t *head)
+take(Dev *d, Slot *out, uint64_t *head, uint64_t cap, uint32_t *wait)
 {
-	uint64_t cap, r, s1, want, now;
+	uint64_t r, s1, want, now;
 	Slot *s;
 
-	cap = MASK(d) + 1;
 	for (;;) {
 		r = d->tail;
-		if (r == *head && (*head = ald(&d->head)) == r) {
+		if (r >= *head && (*head = ald(&d->head)) <= r) {
+			if (r > *head) {	/* a tail past head: damage */
+				corrupt(d);
+				d->tail = *head;
+			}
 			d->stuck = 0;
 			return 0;
 		}
@@ -84,8 +160,9 @@ take(Dev *d, Slot *out, uint64_t *head)
 			out->a[1] = ald(&s->a[1]);
 			out->a[2] = ald(&s->a[2]);
 			out->a[3] = ald(&s->a[3]);
-			d->tail++;
-			d->stuck = 0;
+			d->tail = r + 1;
+			if (r + 1 >= d->stuckhead)
+				d->stuck = 0;
 			if (rld(&s->seq) == want) {
 				d->nread++;
 				return 1;
@@ -95,19 +172,23 @@ take(Dev *d, Slot *out, uint64_t *head)
 		}
 		if (s1 < want) {	/* not yet written, or its writer is gone */
 			now = hostnsec();
-			if (d->stuck == 0)
-				d->stuck = now;
+			/* a wait begins; a stuck time in the future is damage: over at once */
+			if (d->stuck == 0 || (r >= d->stuckhead && now - d->stuck >= Stucknsec)) {
+				d->stuck = now ? now : 1;
+				d->stuckhead = ald(&d->head);
+			}
 			if (now - d->stuck < Stucknsec) {
-				hostpause();
-				continue;
+				*wait = 1;
+				return 0;
 			}
 			/* a writer killed mid-record leaves the slot busy: free it for the next lap */
-			if ((s1 & 1) && !hostalive(rld(&s->tid)))
+			if ((s1 & 1) && !alive(rld(&s->tid)))
 				acas(&s->seq, &s1, 2*r);
 		}
-		d->tail++;	/* overwritten by a later lap, abandoned, or timed out */
+		d->tail = r + 1;	/* overwritten by a later lap, abandoned, or timed out */
 		d->nlost++;
-		d->stuck = 0;
+		if (r + 1 >= d->stuckhead)
+			d->stuck = 0;
 	}
 }
 
@@ -162,14 +243,19 @@ fmtrec(char *p, const Slot *s)
 size_t
 devread(Dev *d, Reader *r, char *buf, size_t n)
 {
-	uint64_t head = ald(&d->head);
+	uint64_t head, cap;
 	size_t done = 0;
 	Slot s;
 
+	cap = 1ull << ringcheck(d);
+	head = ald(&d->head);
+	r->wait = 0;
+	if (r->off > r->len || r->len > Reclen)	/* the Reader is the caller's: a bug, not damage */
+		r->off = r->len = 0;
 	for (;;) {
 		while (r->off < r->len && done < n)
 			buf[done++] = r->part[r->off++];
-		if (done == n || !take(d, &s, &head))
+		if (done == n || !take(d, &s, &head, cap, &r->wait))
 			return done;
 		if (n - done >= Reclen) {
 			fmtrec(buf + done, &s);
@@ -188,16 +274,18 @@ ringreset(Dev *d, int log)
 {
 	uint64_t head = ald(&d->head);
 
-	d->nlost += head - d->tail;
+	if (d->tail < head)
+		d->nlost += head - d->tail;
 	d->tail = head;
 	d->stuck = 0;
 	ast(&d->log, (uint32_t)log);
 }
 
+/* log: as ringcheck returned it */
 void
-ringstats(Dev *d, uint64_t *hits, uint64_t *queued, uint64_t *lost)
+ringstats(Dev *d, uint32_t log, uint64_t *hits, uint64_t *queued, uint64_t *lost)
 {
-	uint64_t head = ald(&d->head), cap = MASK(d) + 1, q = head - d->tail;
+	uint64_t head = ald(&d->head), cap = 1ull << log, q = head - d->tail;
 
 	if (q > cap)
 		q = cap;

@@ -198,10 +198,77 @@ mapfd(int fd, size_t size)
 	return v == MAP_FAILED ? NULL : v;
 }
 
+/*
+ * What hostlogmax answers: the ring size of each device this process
+ * mapped, from the size of its mapping, kept here where no other process
+ * writes.  Read on a writer's first hit (hit.c: decide) and by the
+ * control side, so lock-free: an entry's logmax is stored before its d.
+ */
+enum { Nmap = 32 };
+static struct {
+	Dev *d;
+	uint32_t logmax;
+} maps[Nmap];
+
+static void
+remember(Dev *d, int l)
+{
+	static uint32_t next;
+	Dev *none;
+	int i;
+
+	for (i = 0; i < Nmap; i++) {
+		none = NULL;
+		if (__atomic_load_n(&maps[i].d, __ATOMIC_RELAXED) == NULL &&
+		    __atomic_compare_exchange_n(&maps[i].d, &none, (Dev *)1, 0, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
+			goto found;
+	}
+	/*
+	 * Full: the runtime keeps the mapping of every device it left (hooks
+	 * may hold it), so a long life of server restarts gets here.  The
+	 * oldest goes: its device is long gone, and a thread that wrote to
+	 * it keeps its bound in its Writer.
+	 */
+	i = __atomic_fetch_add(&next, 1, __ATOMIC_RELAXED) % Nmap;
+	__atomic_store_n(&maps[i].d, (Dev *)1, __ATOMIC_RELEASE);
+found:
+	maps[i].logmax = l;
+	__atomic_store_n(&maps[i].d, d, __ATOMIC_RELEASE);
+}
+
+void
+shmprivate(Dev *d, int logmax)
+{
+	remember(d, logmax);
+}
+
+static void
+forget(Dev *d)
+{
+	int i;
+
+	for (i = 0; i < Nmap; i++)
+		if (__atomic_load_n(&maps[i].d, __ATOMIC_ACQUIRE) == d)
+			__atomic_store_n(&maps[i].d, NULL, __ATOMIC_RELEASE);
+}
+
+/* 0 for a block this process did not map: then every size in it is damage */
+uint32_t
+hostlogmax(const Dev *d)
+{
+	int i;
+
+	for (i = 0; i < Nmap; i++)
+		if (__atomic_load_n(&maps[i].d, __ATOMIC_ACQUIRE) == d)
+			return maps[i].logmax;
+	return 0;
+}
+
 static Shm *
 handle(Hdr *h, size_t size)
 {
 	Shm *s;
+	int l;
 
 	if ((s = malloc(sizeof *s)) == NULL) {
 		munmap(h, size);
@@ -210,6 +277,15 @@ handle(Hdr *h, size_t size)
 	s->h = h;
 	s->d = (Dev *)((char *)h + Shmhdr);
 	s->size = size;
+	for (l = Logmin; l <= Logmax && Shmhdr + devsize(l) != size; l++)
+		;
+	if (l > Logmax) {	/* a mapping no device size makes: mapdev checked; never */
+		munmap(h, size);
+		free(s);
+		errno = EINVAL;
+		return NULL;
+	}
+	remember(s->d, l);
 	return s;
 }
 
@@ -324,6 +400,7 @@ shmserverpid(Shm *s)
 void
 shmunmap(Shm *s)
 {
+	forget(s->d);
 	munmap(s->h, s->size);
 	free(s);
 }
@@ -339,12 +416,33 @@ shmremove(const char *dir)
 		unlink(path);
 }
 
-/* a process killed while holding the lock leaves it to the next one */
-void
+/*
+ * The lock is in memory every attached process may write: a process
+ * killed while holding it leaves it to the next one (robust), and one
+ * that holds it, stopped or malicious, delays a caller by Lockms at most
+ * (timed, on the monotonic clock): then EAGAIN, and the caller says so.
+ * A lock whose bytes were scribbled on answers an error of its own.
+ */
+enum { Lockms = 100 };
+
+int
 shmlock(Shm *s)
 {
-	if (pthread_mutex_lock(&s->h->lock) == EOWNERDEAD)
-		pthread_mutex_consistent(&s->h->lock);
+	struct timespec ts;
+	int r;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	ts.tv_nsec += Lockms * 1000000L;
+	ts.tv_sec += ts.tv_nsec / 1000000000L;
+	ts.tv_nsec %= 1000000000L;
+	r = pthread_mutex_clocklock(&s->h->lock, CLOCK_MONOTONIC, &ts);
+	if (r == EOWNERDEAD)
+		r = pthread_mutex_consistent(&s->h->lock);
+	if (r == ETIMEDOUT || r == EBUSY || r == EDEADLK)
+		r = EAGAIN;
+	else if (r != 0)
+		r = EIO;	/* not a lock any more (ENOTRECOVERABLE, EINVAL): damage */
+	return errno = r;
 }
 
 void
@@ -392,7 +490,11 @@ ctl(Shm *s, Ctlfile *f, int close, const char *buf, size_t n, uint32_t pid, char
 	Dev *d = shmdev(s);
 	int e;
 
-	shmlock(s);
+	if ((e = shmlock(s)) != 0) {
+		if (err)
+			snprintf(err, nerr, "%s", shmbusy(e));
+		return e;
+	}
 	if (f == NULL)
 		e = devctl(d, buf, n, pid);
 	else if (close)
@@ -424,26 +526,64 @@ shmctlclose(Shm *s, Ctlfile *f, char *err, size_t nerr)
 	return ctl(s, f, 1, "", 0, 0, err, nerr);
 }
 
+const char *
+shmbusy(int e)
+{
+	return e == EAGAIN ? "device busy: another process holds its lock" :
+		"device lock damaged by a process";
+}
+
 size_t
 shmstate(Shm *s, char *buf, size_t n)
 {
 	size_t r;
 
-	shmlock(s);
+	if (shmlock(s) != 0) {
+		if (n > 0)
+			buf[0] = 0;
+		return 0;
+	}
 	r = devstate(shmdev(s), buf, n);
 	shmunlock(s);
 	return r;
 }
 
-size_t
-shmread(Shm *s, Reader *rd, char *buf, size_t n)
+ssize_t
+shmtake(Shm *s, Reader *rd, char *buf, size_t n)
 {
 	size_t r;
 
-	shmlock(s);
+	if (shmlock(s) != 0)
+		return -1;
 	r = devread(shmdev(s), rd, buf, n);
 	shmunlock(s);
 	return r;
+}
+
+/*
+ * A record being written makes devread return with rd->wait set: look
+ * again, without the lock, until it is done or the device gives it up
+ * (ring.c: Stucknsec).  Readwaitms bounds the whole call all the same,
+ * whatever the block says.
+ */
+enum { Readwaitms = 100 };
+
+size_t
+shmread(Shm *s, Reader *rd, char *buf, size_t n)
+{
+	struct timespec nap = { 0, 200 * 1000L };
+	uint64_t end = hostnsec() + Readwaitms * 1000000ull;
+	ssize_t r;
+
+	for (;;) {
+		if ((r = shmtake(s, rd, buf, n)) < 0)
+			return 0;
+		if (r > 0 || !rd->wait || hostnsec() >= end) {
+			errno = 0;
+			return r;
+		}
+		nanosleep(&nap, NULL);
+	}
 }
 
 int
@@ -451,7 +591,8 @@ shmreader(Shm *s, uint32_t pid, int open)
 {
 	int r;
 
-	shmlock(s);
+	if ((r = shmlock(s)) != 0)
+		return r;
 	r = devreader(shmdev(s), pid, open);
 	shmunlock(s);
 	shmwake(s);

@@ -35,16 +35,19 @@ void	shmstop(Shm *s);	/* the server goes: alive drops, every waiter wakes, attac
 void	shmunmap(Shm *s);	/* unmap header and device; s is gone */
 void	shmremove(const char *dir);	/* unlink the device and its symbol file; mappings stay */
 Dev	*shmdev(Shm *hdr);
+void	shmprivate(Dev *d, int logmax);	/* a block this process allocated itself (benchmarks): hostlogmax answers logmax for it */
 
 /* the control side, under the header's lock: what tracectl and trace do */
 int	shmctl(Shm *s, const char *buf, size_t n, uint32_t pid, char *err, size_t nerr);	/* whole lines: 0 or errno */
 int	shmctlwrite(Shm *s, Ctlfile *f, const char *buf, size_t n, uint32_t pid, char *err, size_t nerr);	/* one write of an open file (devctlwrite) */
 int	shmctlclose(Shm *s, Ctlfile *f, char *err, size_t nerr);	/* its last close: the unfinished line runs */
-size_t	shmstate(Shm *s, char *buf, size_t n);
-size_t	shmread(Shm *s, Reader *r, char *buf, size_t n);
-int	shmreader(Shm *s, uint32_t pid, int open);
+size_t	shmstate(Shm *s, char *buf, size_t n);	/* its length; 0 (errno EAGAIN or EIO) if the lock was not had */
+size_t	shmread(Shm *s, Reader *r, char *buf, size_t n);	/* waits, unlocked and bounded, for a record being written; 0 (errno set) if the lock was not had */
+ssize_t	shmtake(Shm *s, Reader *r, char *buf, size_t n);	/* never waits: 0 with r->wait set if one is being written; -1 (errno) if the lock was not had */
+int	shmreader(Shm *s, uint32_t pid, int open);	/* 0 or errno */
 void	shmwake(Shm *s);	/* after a change: wake every process waiting on the control generation */
 int	shmwait(Shm *s, uint32_t gen, int ms);	/* wait while the generation is gen; 0 on change */
-void	shmlock(Shm *s);
+int	shmlock(Shm *s);	/* 0, or EAGAIN (held longer than a bound) or EIO (damaged), also in errno */
 void	shmunlock(Shm *s);
+const char	*shmbusy(int e);	/* what shmlock's error means, for a message */
 #endif

@@ -14,6 +14,7 @@ static const char fresh[] =
 	"#deep 0\n"
 	"#predfaults 0\n"
 	"#badprogs 0\n"
+	"#corrupt 0\n"
 	"#hz 1000000\n";
 
 static void

@@ -13,11 +13,12 @@ enum {
 	Viareader,	/* opening the trace file once too often */
 	Viacompiler,	/* only predcompile: no control line is long enough */
 	Vianone,	/* a compiler bug: nothing provokes it */
+	Viascribble,	/* a control write after another process scribbled a count in the block */
 };
 
 static const struct {
 	int via;
-	int no;			/* the errno users see (EINVAL 22, E2BIG 7, EEXIST 17, ENOENT 2, ENOSPC 28) */
+	int no;			/* the errno users see (EINVAL 22, E2BIG 7, EEXIST 17, ENOENT 2, ENOSPC 28, EIO 5) */
 	const char *cmd;	/* the name before the text, or nil */
 	const char *line;	/* what provokes it; a %d line is written n times first */
 	const char *fill;
@@ -48,6 +49,7 @@ static const struct {
 	[Errpid] = { Viactl, Einval, "watch", "watch -1" },
 	[Errnwatch] = { Viactl, Enospc, "watch", "watch 99", "watch %d", Nwatch },
 	[Errnreader] = { Viareader, Enospc, "open trace" },
+	[Errcorrupt] = { Viascribble, 5 /* EIO */, "watch", "watch 99" },
 	[Errexprlong] = { Viacompiler, E2big },
 	[Errnumlarge] = { Viactl, Einval, "trace", "trace old pred /99999999999999999999999/" },
 	[Errnumber] = { Viactl, Einval, "trace", "trace old pred /0x/" },
@@ -132,7 +134,7 @@ test_every_error(void **unused)
 	for (e = Errnone + 1; e < Nerror; e++) {
 		print_message("error %d: %s\n", e, errtext(e));
 		assert_int_not_equal(cases[e].via, 0);	/* a new error needs a case here */
-		if (cases[e].via != Viactl && cases[e].via != Viareader)
+		if (cases[e].via != Viactl && cases[e].via != Viareader && cases[e].via != Viascribble)
 			continue;
 		d = newdev(16);
 		assert_int_equal(ctl(d, "trace 1000 2000 new old"), 0);
@@ -140,6 +142,8 @@ test_every_error(void **unused)
 			snprintf(fill, sizeof fill, cases[e].fill, i, i, i);
 			assert_int_equal(ctl(d, fill), 0);
 		}
+		if (cases[e].via == Viascribble)
+			d->nwatch = 0xffffffff;
 		if (cases[e].via == Viareader) {
 			for (i = 1; i <= Nreader; i++)
 				assert_int_equal(devreader(d, 100 + i, 1), 0);

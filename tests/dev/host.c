@@ -11,9 +11,41 @@ uint32_t testdead;	/* a thread id hostalive() reports gone */
 
 uint64_t hostticks(void) { return __atomic_add_fetch(&testticks, 1, __ATOMIC_RELAXED); }
 uint64_t hostnsec(void) { return __atomic_add_fetch(&testnsec, testnsecstep, __ATOMIC_RELAXED); }
-void hostpause(void) { sched_yield(); }
+void hostpause(void) { __atomic_add_fetch(&testnsec, 1000 * 1000, __ATOMIC_RELAXED); sched_yield(); }	/* a pause takes time: 1 ms */
 int hostalive(uint32_t tid) { return tid != testdead; }
 uint32_t hostppid(void) { return 1; }
 uint32_t hostuid(void) { return 1000; }
 uint32_t hostcpu(void) { return 0; }
+/* the devices newdev made, with the size each was made with: what hostlogmax answers */
+static struct {
+	const void *d;
+	uint32_t logmax;
+} made[64];
+
+void
+testmade(const void *d, uint32_t logmax)
+{
+	unsigned i;
+
+	for (i = 0; i < sizeof made / sizeof made[0]; i++)
+		if (made[i].d == 0 || made[i].d == d) {
+			made[i].logmax = logmax;
+			made[i].d = d;
+			return;
+		}
+	made[0].d = d;	/* full: a test leaks devices; reuse */
+	made[0].logmax = logmax;
+}
+
+uint32_t
+hostlogmax(const struct Dev *d)
+{
+	unsigned i;
+
+	for (i = 0; i < sizeof made / sizeof made[0]; i++)
+		if (made[i].d == d)
+			return made[i].logmax;
+	return 0;
+}
+
 const char *hostexecname(void) { return "unit\0\0\0\0\0\0\0\0\0\0\0"; }	/* 16 bytes, NUL-padded */

@@ -1,10 +1,15 @@
 # tests/dev: the device's unit tests (cmocka): control, errors (every one of dev/error.h),
-# ring, writers, and its stress test, also under ThreadSanitizer.
+# ring, writers, a block other processes scribbled on (hostile), and its stress test,
+# also under ThreadSanitizer; the host's lock against a holder that never lets go (lock).
 DEVTEST_HOST = $(B)/tests/dev/host.o
-DEVTESTS = ctl error ring writer stress
+DEVTESTS = ctl error ring writer stress hostile lock
 
 $(B)/tests/dev/%: $(B)/tests/dev/%_test.o $(DEVTEST_HOST) $(LIBDEV)
 	$(CC) $(LDFLAGS) -o $@ $^ -lcmocka -lpthread
+
+# the lock is the real host's: linked with it, not with the tests' host
+$(B)/tests/dev/lock: $(B)/tests/dev/lock_test.o $(HOST_OBJ) $(LIBDEV)
+	$(CC) -o $@ $^ -lcmocka -lpthread
 
 # ThreadSanitizer wants every racing access instrumented: build the device into the binary.
 $(B)/tests/dev/stress-tsan: tests/dev/stress_test.c tests/dev/host.c $(DEV_SRC)

@@ -16,6 +16,7 @@ newdev(int logmax)
 	Dev *d = calloc(1, devsize(logmax));
 
 	devinit(d, logmax, 1000000);
+	testmade(d, logmax);
 	return d;
 }
 
@@ -67,8 +68,11 @@ readall(Dev *d, char *buf, size_t n, size_t chunk)
 {
 	Reader r = { 0 };
 	size_t got = 0, k;
+	int waits = 0;
 
-	while (got < n && (k = devread(d, &r, buf + got, chunk < n - got ? chunk : n - got)) > 0)
+	/* as a host does: a record being written is asked for again (a bounded number of times) */
+	while (got < n && ((k = devread(d, &r, buf + got, chunk < n - got ? chunk : n - got)) > 0 ||
+	    (r.wait && ++waits < 100000)))
 		got += k;
 	buf[got] = 0;
 	return got;

@@ -18,6 +18,7 @@ load helper
 	#deep 0
 	#predfaults 0
 	#badprogs 0
+	#corrupt 0
 	#hz HZ
 	END
 	echo trace 119f61 11aac8 new rtc > "$D/tracectl"
@@ -43,6 +44,7 @@ load helper
 	#deep 0
 	#predfaults 0
 	#badprogs 0
+	#corrupt 0
 	#hz HZ
 	END
 	me=$BASHPID

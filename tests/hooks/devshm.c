@@ -8,13 +8,47 @@
  *	devshm DIR stop		the server goes (shmstop), the device stays
  *	devshm DIR destroy	stop and remove
  *	devshm DIR reader PROG ARG...	run PROG as a reader of trace (not traced)
+ *	devshm DIR scribble [N]	damage the block as a hostile traced process could, N times
+ *				(1 ms apart): log past the mapping, head, tail, nwatch, names
+ *				without NUL, slots' tickets, the error text
+ *	devshm DIR hold MS	take the device's lock and keep it MS milliseconds
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <time.h>
 #include "host/shm.h"
+#include "dev/dat.h"
+
+/* what a traced process of the same user can do: write anything anywhere in the block */
+static void
+scribble(Dev *d, unsigned n)
+{
+	struct timespec ms = { 0, 1000 * 1000 };
+	unsigned i, k;
+	Trace *t;
+
+	srand(getpid());
+	for (i = 0; i < n; i++) {
+		__atomic_store_n(&d->log, 30, __ATOMIC_RELAXED);
+		__atomic_fetch_add(&d->head, 0x3fff0000ull, __ATOMIC_RELAXED);
+		d->tail = __atomic_load_n(&d->head, __ATOMIC_RELAXED) + 1000;
+		d->nwatch = 0xffffffffu;
+		for (t = d->trace; t < d->trace + Ntrace; t++)
+			if (t->gen) {
+				memset(t->name, 'n', Namelen);
+				memset(t->glob, 'g', Globlen);
+				memset(t->predsrc, 'p', Predmax);
+			}
+		memset(d->err, 'e', Errmax);
+		for (k = 0; k < 64; k++)
+			d->slot[rand() % 256].seq = (uint64_t)rand() << 1 | 1;
+		d->stuck = ~0ull;
+		nanosleep(&ms, NULL);
+	}
+}
 
 static void
 die(const char *why)
@@ -28,14 +62,14 @@ main(int argc, char **argv)
 {
 	char buf[Statemax], err[Errmax], path[4096];
 	const char *dir, *cmd;
-	Reader rd = { { 0 }, 0, 0 };
+	Reader rd = { { 0 }, 0, 0, 0 };
 	size_t n;
 	Shm *s;
 	FILE *f;
 	int i, e;
 
 	if (argc < 3)
-		die("usage: devshm DIR create|ctl|state|cat|syms|stop|destroy|reader ...");
+		die("usage: devshm DIR create|ctl|state|cat|syms|stop|destroy|reader|scribble|hold ...");
 	dir = argv[1];
 	cmd = argv[2];
 	if (strcmp(cmd, "create") == 0) {
@@ -82,6 +116,19 @@ main(int argc, char **argv)
 	if (strcmp(cmd, "cat") == 0) {
 		while ((n = shmread(s, &rd, buf, sizeof buf)) > 0)
 			fwrite(buf, 1, n, stdout);
+		return 0;
+	}
+	if (strcmp(cmd, "scribble") == 0) {
+		scribble(shmdev(s), argc > 3 ? (unsigned)atoi(argv[3]) : 1);
+		return 0;
+	}
+	if (strcmp(cmd, "hold") == 0 && argc > 3) {
+		struct timespec ts = { atoi(argv[3]) / 1000, atoi(argv[3]) % 1000 * 1000000L };
+
+		if ((e = shmlock(s)) != 0)
+			die(shmbusy(e));
+		nanosleep(&ts, NULL);
+		shmunlock(s);
 		return 0;
 	}
 	if (strcmp(cmd, "stop") == 0) {
