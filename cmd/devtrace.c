@@ -282,7 +282,14 @@ xstate(Cmd *c, int argc, char **argv)
 		return 1;
 	n = shmstate(s, buf, Statemax);
 	shmunmap(s);
-	return writeall(1, buf, n) < 0;
+	if (n == 0) {	/* the lock was not had */
+		fprintf(stderr, "devtrace state: %s\n", shmbusy(errno));
+		free(buf);
+		return 1;
+	}
+	n = writeall(1, buf, n) < 0;
+	free(buf);
+	return n;
 }
 
 static int

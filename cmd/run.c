@@ -234,7 +234,10 @@ state(Run *r)
 		fprintf(stderr, "devtrace run: out of memory\n");
 		exit(1);
 	}
-	n = shmstate(r->s, buf, Statemax);
+	if ((n = shmstate(r->s, buf, Statemax)) == 0) {	/* the lock was not had */
+		fprintf(stderr, "devtrace run: %s\n", shmbusy(errno));
+		exit(1);
+	}
 	buf[n] = 0;
 	return buf;
 }

@@ -37,7 +37,7 @@ attached() {
 	BGPIDS="$p $s"
 	touch "$BATS_TEST_TMPDIR/go"
 	# the server answers while the block is being damaged
-	for i in 1 2 3 4 5; do
+	for _ in 1 2 3 4 5; do
 		run timeout 5 cat "$D/tracectl"
 		assert_success
 		run timeout 5 cat "$D/trace"
@@ -88,6 +88,8 @@ attached() {
 	assert_output --partial "Resource temporarily unavailable"
 	run -1 timeout 5 bash -c "echo start > '$D/tracectl'"
 	assert_output --partial "Resource temporarily unavailable"
+	run -1 timeout 5 devtrace state
+	assert_output "devtrace state: device busy: another process holds its lock"
 	[ "$SECONDS" -le 2 ]
 	wait "$BGPIDS"
 	run timeout 5 cat "$D/tracectl"
