@@ -13,7 +13,7 @@
  *	  as devstate says, printable lines, nothing written past it, and
  *	  #hits = #read + #queued + #lost;
  *	- devstate into a short buffer writes the text's start and nothing
- *	  past its end, and returns the whole length, as snprintf does.
+ *	  past its end, NUL-terminated, and returns the length it wrote.
  * At the end:
  *	- the state's command lines, written to a fresh device, are
  *	  accepted and give the same command lines back (README: `cat
@@ -26,6 +26,7 @@
 #include <string.h>
 
 #include "dev/devtrace.h"
+#include "tests/dev/testhost.h"
 
 enum {
 	Logmaxfuzz = 10,	/* "size 4".."size 10" work, above is refused */
@@ -46,6 +47,7 @@ fresh(Dev *d)
 {
 	memset(d, 0, devbytes);
 	devinit(d, Logmaxfuzz, 1000000000);
+	testmade(d, Logmaxfuzz);	/* the bound hostlogmax answers: the size it was made with */
 }
 
 static int
@@ -96,9 +98,9 @@ checkstate(Dev *d, size_t small)
 	check(counter(state, "#hits") ==
 		counter(state, "#read") + counter(state, "#queued") + counter(state, "#lost"));
 	memset(buf, 0xa5, sizeof buf);
-	n = devstate(d, buf, small);	/* like snprintf: the whole length, what fits */
-	check(n == len);
-	check(memcmp(buf, state, n < small ? n : small) == 0);
+	n = devstate(d, buf, small);	/* what fits, NUL-terminated: the length written */
+	check(small == 0 ? n == 0 : n < small && buf[n] == 0);
+	check(n <= len && memcmp(buf, state, n) == 0);
 	for (i = small; i < sizeof buf; i++)
 		check((unsigned char)buf[i] == 0xa5);
 }

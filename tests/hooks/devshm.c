@@ -57,6 +57,15 @@ die(const char *why)
 	exit(1);
 }
 
+/* the device main opened, unmapped at exit */
+static Shm *opened;
+
+static void
+unmap(void)
+{
+	shmunmap(opened);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -93,6 +102,8 @@ main(int argc, char **argv)
 	/* the device, served or not: a stopped server's records are still there to read */
 	if (shmopen(dir, &s) == NULL)
 		die("no device");
+	opened = s;
+	atexit(unmap);	/* every command returns from main: the handle goes with the mapping */
 	if (strcmp(cmd, "ctl") == 0) {
 		buf[0] = 0;
 		for (i = 3; i < argc; i++) {
