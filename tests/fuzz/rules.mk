@@ -4,6 +4,7 @@
 # first (runfuzz, awkfuzz say what each TAP line means):
 #   fuzz-ctl   the control language through devctl, devstate, devread
 #   fuzz-glob  the device's symbol-name pattern matcher (dev/lib.c)
+#   fuzz-block the readers and writers of a scribbled shared block
 #   fuzz-awk   every script of scripts/ under mawk and gawk ends in time
 # `make fuzz` runs each for FUZZ_LONG seconds (and fuzz-pred, for
 # PREDFUZZ_LONG).  New corpus entries and findings stay in build/fuzz/.
@@ -15,6 +16,7 @@ FUZZ_CFLAGS = -std=c11 -g -O1 -Wall -Wextra -I. -fsanitize=fuzzer,address,undefi
 	-fno-sanitize-recover=all
 FUZZ_OPTS_ctl = -dict=tests/fuzz/ctl.dict -max_len=2048 -timeout=10
 FUZZ_OPTS_glob = -dict=tests/fuzz/glob.dict -max_len=256 -timeout=5
+FUZZ_OPTS_block = -dict=tests/fuzz/block.dict -max_len=1024 -timeout=10
 
 # the whole device, so the harness follows it however dev/ is split
 FUZZ_CTL_SRC = tests/fuzz/fuzz_ctl.c tests/dev/host.c $(DEV_SRC)
@@ -22,14 +24,19 @@ $(FUZZ_B)/fuzz_ctl: $(FUZZ_CTL_SRC) $(wildcard dev/*.h) tests/dev/testhost.h
 	@mkdir -p $(dir $@)
 	$(FUZZCC) $(FUZZ_CFLAGS) -o $@ $(FUZZ_CTL_SRC)
 
+FUZZ_BLOCK_SRC = tests/fuzz/fuzz_block.c tests/dev/host.c $(DEV_SRC)
+$(FUZZ_B)/fuzz_block: $(FUZZ_BLOCK_SRC) $(wildcard dev/*.h) tests/dev/testhost.h
+	@mkdir -p $(dir $@)
+	$(FUZZCC) $(FUZZ_CFLAGS) -o $@ $(FUZZ_BLOCK_SRC)
+
 $(FUZZ_B)/fuzz_glob: tests/fuzz/fuzz_glob.c dev/lib.c dev/lib.h
 	@mkdir -p $(dir $@)
 	$(FUZZCC) $(FUZZ_CFLAGS) -o $@ tests/fuzz/fuzz_glob.c dev/lib.c
 
-SUITES += fuzz-ctl fuzz-glob fuzz-awk
+SUITES += fuzz-ctl fuzz-glob fuzz-block fuzz-awk
 
 # check-fuzz-NAME: build (a failed build is one failed test), then runfuzz
-check-fuzz-ctl check-fuzz-glob: check-fuzz-%:
+check-fuzz-ctl check-fuzz-glob check-fuzz-block: check-fuzz-%:
 	@mkdir -p $(B)/tap $(FUZZ_B)/$*
 	@if $(MAKE) --no-print-directory $(FUZZ_B)/fuzz_$* > $(B)/tap/fuzz-$*.err 2>&1; then \
 		tests/fuzz/runfuzz $* $(FUZZ_B)/fuzz_$* $(FUZZ_TIME) $(FUZZ_B)/$* $(FUZZ_OPTS_$*) \
@@ -41,12 +48,12 @@ check-fuzz-awk:
 	@tests/fuzz/awkfuzz $(FUZZ_TIME) $(FUZZ_B)/awk > $(B)/tap/fuzz-awk.tap 2> $(B)/tap/fuzz-awk.err || true
 
 # the long runs: their TAP on the terminal, libFuzzer's output in build/fuzz/NAME.log
-fuzz-ctl fuzz-glob: fuzz-%: $(FUZZ_B)/fuzz_%
+fuzz-ctl fuzz-glob fuzz-block: fuzz-%: $(FUZZ_B)/fuzz_%
 	tests/fuzz/runfuzz $* $< $(FUZZ_LONG) $(FUZZ_B)/$* $(FUZZ_OPTS_$*) 2> $(FUZZ_B)/$*.log
 
 fuzz-awk:
 	tests/fuzz/awkfuzz $(FUZZ_LONG) $(FUZZ_B)/awk
 
-fuzz: fuzz-ctl fuzz-glob fuzz-awk fuzz-pred
+fuzz: fuzz-ctl fuzz-glob fuzz-block fuzz-awk fuzz-pred
 
-.PHONY: check-fuzz-ctl check-fuzz-glob check-fuzz-awk fuzz-ctl fuzz-glob fuzz-awk fuzz
+.PHONY: check-fuzz-ctl check-fuzz-glob check-fuzz-block check-fuzz-awk fuzz-ctl fuzz-glob fuzz-block fuzz-awk fuzz
