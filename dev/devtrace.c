@@ -625,6 +625,33 @@ bputn(Buf *b, const char *s, size_t n, int spaces)
 			(c == ' ' && !spaces) ? '?' : c);
 }
 
+/* a byte the error text may hold: printable, or the tab of a predicate and the newline before its caret */
+static int
+errbyte(char c)
+{
+	return c == '\n' || c == '\t' || (c >= ' ' && c < 0x7f);
+}
+
+/* the error text is ours, with its newlines: its NUL, and no byte a terminal would act on */
+static void
+errcheck(Dev *d)
+{
+	char *p;
+	int bad = 0;
+
+	for (p = d->err; p < d->err + Errmax - 1 && *p; p++)
+		if (!errbyte(*p)) {
+			*p = '?';
+			bad = 1;
+		}
+	if (d->err[Errmax - 1]) {
+		d->err[Errmax - 1] = 0;
+		bad = 1;
+	}
+	if (bad)
+		corrupt(d);
+}
+
 /* before the state is printed: every string and count it prints checked, so its counters include them */
 static void
 statecheck(Dev *d)
@@ -646,10 +673,7 @@ statecheck(Dev *d)
 	}
 	if (d->hasquery)
 		fixfield(d, d->queryname, Namelen, 0);
-	if (d->err[Errmax - 1]) {	/* the error text is ours, with its newlines: only its NUL */
-		d->err[Errmax - 1] = 0;
-		corrupt(d);
-	}
+	errcheck(d);
 }
 
 size_t
@@ -725,7 +749,7 @@ devstate(Dev *d, char *buf, size_t n)
 	for (p = d->err; p < d->err + Errmax && *p; p++) {
 		if (p == d->err || p[-1] == '\n')
 			bputs(&b, "#error ");
-		bputc(&b, *p);
+		bputc(&b, errbyte(*p) ? *p : '?');	/* written again since errcheck: not printed as it is */
 	}
 	if (d->err[0])
 		bputc(&b, '\n');

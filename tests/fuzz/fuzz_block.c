@@ -38,6 +38,7 @@
 #define _DEFAULT_SOURCE	/* MAP_ANONYMOUS, MAP_NORESERVE */
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -54,7 +55,9 @@ enum {
 	Maxwaits = 200,	/* Reader.wait answers one read may take: 20 ms of stuck ticket is 21 */
 };
 
-#define check(x)	do { if (!(x)) __builtin_trap(); } while (0)
+/* a failed check says which before libFuzzer's report */
+#define check(x)	do { if (!(x)) { fprintf(stderr, "fuzz_block.c:%d: check failed: %s\n", __LINE__, #x); \
+	__builtin_trap(); } } while (0)
 #define nelem(a)	(sizeof(a) / sizeof((a)[0]))
 #define span(a, b)	{ offsetof(Dev, a), offsetof(Dev, b) - offsetof(Dev, a) }
 
