@@ -5,6 +5,7 @@
 #   fuzz-ctl   the control language through devctl, devstate, devread
 #   fuzz-glob  the device's symbol-name pattern matcher (dev/lib.c)
 #   fuzz-block the readers and writers of a scribbled shared block
+#   fuzz-shm   the host's mapping of a scribbled device file (host/shm.c)
 #   fuzz-awk   every script of scripts/ under mawk and gawk ends in time
 # `make fuzz` runs each for FUZZ_LONG seconds (and fuzz-pred, for
 # PREDFUZZ_LONG).  New corpus entries and findings stay in build/fuzz/.
@@ -17,6 +18,7 @@ FUZZ_CFLAGS = -std=c11 -g -O1 -Wall -Wextra -I. -fsanitize=fuzzer,address,undefi
 FUZZ_OPTS_ctl = -dict=tests/fuzz/ctl.dict -max_len=2048 -timeout=10
 FUZZ_OPTS_glob = -dict=tests/fuzz/glob.dict -max_len=256 -timeout=5
 FUZZ_OPTS_block = -dict=tests/fuzz/block.dict -max_len=1024 -timeout=10
+FUZZ_OPTS_shm = -dict=tests/fuzz/block.dict -max_len=512 -timeout=10
 
 # the whole device, so the harness follows it however dev/ is split
 FUZZ_CTL_SRC = tests/fuzz/fuzz_ctl.c tests/dev/host.c $(DEV_SRC)
@@ -29,14 +31,19 @@ $(FUZZ_B)/fuzz_block: $(FUZZ_BLOCK_SRC) $(wildcard dev/*.h) tests/dev/testhost.h
 	@mkdir -p $(dir $@)
 	$(FUZZCC) $(FUZZ_CFLAGS) -o $@ $(FUZZ_BLOCK_SRC)
 
+FUZZ_SHM_SRC = tests/fuzz/fuzz_shm.c host/shm.c host/linux.c $(DEV_SRC)
+$(FUZZ_B)/fuzz_shm: $(FUZZ_SHM_SRC) $(wildcard dev/*.h) host/shm.h host/linux.h $(wildcard arch/$(ARCH)/*.h)
+	@mkdir -p $(dir $@)
+	$(FUZZCC) $(FUZZ_CFLAGS) -D_GNU_SOURCE -Iarch/$(ARCH) -o $@ $(FUZZ_SHM_SRC) -lpthread
+
 $(FUZZ_B)/fuzz_glob: tests/fuzz/fuzz_glob.c dev/lib.c dev/lib.h
 	@mkdir -p $(dir $@)
 	$(FUZZCC) $(FUZZ_CFLAGS) -o $@ tests/fuzz/fuzz_glob.c dev/lib.c
 
-SUITES += fuzz-ctl fuzz-glob fuzz-block fuzz-awk
+SUITES += fuzz-ctl fuzz-glob fuzz-block fuzz-shm fuzz-awk
 
 # check-fuzz-NAME: build (a failed build is one failed test), then runfuzz
-check-fuzz-ctl check-fuzz-glob check-fuzz-block: check-fuzz-%:
+check-fuzz-ctl check-fuzz-glob check-fuzz-block check-fuzz-shm: check-fuzz-%:
 	@mkdir -p $(B)/tap $(FUZZ_B)/$*
 	@if $(MAKE) --no-print-directory $(FUZZ_B)/fuzz_$* > $(B)/tap/fuzz-$*.err 2>&1; then \
 		tests/fuzz/runfuzz $* $(FUZZ_B)/fuzz_$* $(FUZZ_TIME) $(FUZZ_B)/$* $(FUZZ_OPTS_$*) \
@@ -48,12 +55,12 @@ check-fuzz-awk:
 	@tests/fuzz/awkfuzz $(FUZZ_TIME) $(FUZZ_B)/awk > $(B)/tap/fuzz-awk.tap 2> $(B)/tap/fuzz-awk.err || true
 
 # the long runs: their TAP on the terminal, libFuzzer's output in build/fuzz/NAME.log
-fuzz-ctl fuzz-glob fuzz-block: fuzz-%: $(FUZZ_B)/fuzz_%
+fuzz-ctl fuzz-glob fuzz-block fuzz-shm: fuzz-%: $(FUZZ_B)/fuzz_%
 	tests/fuzz/runfuzz $* $< $(FUZZ_LONG) $(FUZZ_B)/$* $(FUZZ_OPTS_$*) 2> $(FUZZ_B)/$*.log
 
 fuzz-awk:
 	tests/fuzz/awkfuzz $(FUZZ_LONG) $(FUZZ_B)/awk
 
-fuzz: fuzz-ctl fuzz-glob fuzz-block fuzz-awk fuzz-pred
+fuzz: fuzz-ctl fuzz-glob fuzz-block fuzz-shm fuzz-awk fuzz-pred
 
-.PHONY: check-fuzz-ctl check-fuzz-glob check-fuzz-block check-fuzz-awk fuzz-ctl fuzz-glob fuzz-block fuzz-awk fuzz
+.PHONY: check-fuzz-ctl check-fuzz-glob check-fuzz-block check-fuzz-shm check-fuzz-awk fuzz-ctl fuzz-glob fuzz-block fuzz-shm fuzz-awk fuzz
