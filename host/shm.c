@@ -295,6 +295,19 @@ shmdev(Shm *s)
 	return s->d;
 }
 
+/* the control side's lock: shared by processes, robust */
+static void
+initlock(pthread_mutex_t *m)
+{
+	pthread_mutexattr_t ma;
+
+	pthread_mutexattr_init(&ma);
+	pthread_mutexattr_setpshared(&ma, PTHREAD_PROCESS_SHARED);
+	pthread_mutexattr_setrobust(&ma, PTHREAD_MUTEX_ROBUST);
+	pthread_mutex_init(m, &ma);
+	pthread_mutexattr_destroy(&ma);
+}
+
 Dev *
 shmcreate(const char *dir, int logmax, uint64_t hz, Shm **hdr)
 {
@@ -320,12 +333,7 @@ shmcreate(const char *dir, int logmax, uint64_t hz, Shm **hdr)
 	close(fd);
 	if ((fd = shmopenfile(syms, O_WRONLY|O_CREAT|O_EXCL, 0600)) >= 0)
 		close(fd);
-	pthread_mutexattr_t ma;
-	pthread_mutexattr_init(&ma);
-	pthread_mutexattr_setpshared(&ma, PTHREAD_PROCESS_SHARED);
-	pthread_mutexattr_setrobust(&ma, PTHREAD_MUTEX_ROBUST);
-	pthread_mutex_init(&h->lock, &ma);
-	pthread_mutexattr_destroy(&ma);
+	initlock(&h->lock);
 	devinit(s->d, logmax, hz);
 	h->devsize = devsize(logmax);
 	h->serverpid = getpid();
@@ -425,12 +433,44 @@ shmremove(const char *dir)
  */
 enum { Lockms = 100 };
 
+/*
+ * The kind word of glibc's mutex says which locking protocol its bytes
+ * follow; a process that writes another there (priority-protect with a
+ * ceiling out of range) makes pthread_mutex_clocklock abort() its caller,
+ * the server included (fuzz_shm found it).  So before each lock it is
+ * compared with the kind of a mutex made here as shmcreate makes its own.
+ * This narrows the hole to a scribbler racing the check; closing it needs
+ * a lock whose bytes no traced process can write.
+ */
+static int
+lockkindok(pthread_mutex_t *m)
+{
+#ifdef __GLIBC__
+	static int kind = -1;
+	pthread_mutex_t ref;
+	int k = __atomic_load_n(&kind, __ATOMIC_RELAXED);
+
+	if (k < 0) {
+		initlock(&ref);
+		k = ref.__data.__kind;
+		pthread_mutex_destroy(&ref);
+		__atomic_store_n(&kind, k, __ATOMIC_RELAXED);
+	}
+	return __atomic_load_n(&m->__data.__kind, __ATOMIC_RELAXED) == k;
+#else
+	(void)m;
+	return 1;
+#endif
+}
+
 int
 shmlock(Shm *s)
 {
 	struct timespec ts;
 	int r;
 
+	if (!lockkindok(&s->h->lock))
+		return errno = EIO;	/* damage, as a lock that answers EINVAL */
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	ts.tv_nsec += Lockms * 1000000L;
 	ts.tv_sec += ts.tv_nsec / 1000000000L;
