@@ -2,10 +2,11 @@
 # `make soak` runs tests/soak/soak for SOAK_TIME seconds (default 300;
 # SOAK_SCRIBBLE=1 also scribbles on the shared block); the suite soak of
 # make test runs it for SOAK_SHORT seconds, then faults.bats (a full
-# disk and a closed pipe on the reader's side, the server under valgrind).
+# disk and a closed pipe on the reader's side, the server under valgrind),
+# with the known failures that tests/soak/known lists marked TODO.
 SOAK_B = $(B)/tests/soak
 SOAK_TIME = 300
-SOAK_SHORT = 20
+SOAK_SHORT = 15
 SOAK_SCRIBBLE = 0
 SOAK_DEPS = bin/devtraced bin/devtrace bin/devtrace-cc lib/libdevtrace.so $(SOAK_B)/sk_work
 
@@ -23,6 +24,7 @@ SUITES += soak
 check-soak: $(SOAK_DEPS)
 	@mkdir -p $(B)/tap
 	@{ B=$(abspath $(B)) SOAK_TIME=$(SOAK_SHORT) SOAK_SCRIBBLE=0 tests/soak/soak; \
-	   B=$(abspath $(B)) bats --tap tests/soak; } > $(B)/tap/soak.tap 2> $(B)/tap/soak.err || true
+	   B=$(abspath $(B)) bats --tap tests/soak | awk -f tests/soak/todo.awk tests/soak/known -; \
+	 } > $(B)/tap/soak.tap 2> $(B)/tap/soak.err || true
 
 .PHONY: soak check-soak
