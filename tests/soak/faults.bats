@@ -161,7 +161,7 @@ cattrace() {
 	vg=$!
 	BGPIDS=$vg
 	for _ in $(seq 600); do
-		[ -e "$D/tracectl" ] && break
+		if [ -e "$D/tracectl" ]; then break; fi
 		sleep 0.1
 	done
 	"$WORK" 7 1 1000 0 > "$BATS_TEST_TMPDIR/want"
@@ -192,6 +192,7 @@ cattrace() {
 	kill -TERM "$vg"
 	st=0
 	wait "$vg" || st=$?
+	# shellcheck disable=SC2034 # read by teardown in helper.bash
 	BGPIDS=
 	[ "$st" = 0 ] || cat "$log" >&2
 	[ "$st" = 0 ]
