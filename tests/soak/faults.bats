@@ -101,7 +101,7 @@ cattrace() {
 	[ "$stderr" = "devtrace cat: standard output: No space left on device" ]
 }
 
-@test "devtrace cat on a full tmpfs fails with status 1, the records that fit are whole, the device is unaffected" {
+@test "devtrace cat on a full tmpfs fails with status 1, what fit is kept, the device is unaffected" {
 	setup_device
 	smalldisk
 	run traced1
@@ -153,7 +153,7 @@ cattrace() {
 }
 
 @test "the server runs leak-free under valgrind: ctl writes, reads, a traced program, SIGTERM" {
-	command -v valgrind || skip "needs valgrind"
+	command -v valgrind > /dev/null || skip "needs valgrind"
 	[ -x "$WORK" ] || skip "needs $WORK"
 	[ -e "$ROOT/lib/libdevtrace.so" ] || skip "needs lib/libdevtrace.so"
 	log=$BATS_TEST_TMPDIR/vg.log
