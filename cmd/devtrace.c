@@ -255,6 +255,8 @@ xcat(Cmd *c, int argc, char **argv)
 	while (!intr) {
 		if ((n = shmread(s, &r, buf, sizeof buf)) > 0) {
 			if (writeall(1, buf, n) < 0) {
+				if (errno != EPIPE)	/* a reader that went away needs no message */
+					fprintf(stderr, "devtrace cat: standard output: %s\n", strerror(errno));
 				rc = 1;
 				break;
 			}

@@ -8,6 +8,7 @@ SOAK_B = $(B)/tests/soak
 SOAK_TIME = 300
 SOAK_SHORT = 15
 SOAK_SCRIBBLE = 0
+SOAK_SHORT_SCRIBBLE = 1
 SOAK_DEPS = bin/devtraced bin/devtrace bin/devtrace-cc lib/libdevtrace.so $(SOAK_B)/sk_work
 
 # -O1: sk_step and sk_mix stay calls
@@ -23,7 +24,7 @@ soak: $(SOAK_DEPS)
 SUITES += soak
 check-soak: $(SOAK_DEPS)
 	@mkdir -p $(B)/tap
-	@{ B=$(abspath $(B)) SOAK_TIME=$(SOAK_SHORT) SOAK_SCRIBBLE=0 tests/soak/soak; \
+	@{ B=$(abspath $(B)) SOAK_TIME=$(SOAK_SHORT) SOAK_SCRIBBLE=$(SOAK_SHORT_SCRIBBLE) tests/soak/soak; \
 	   B=$(abspath $(B)) bats --tap tests/soak | awk -f tests/soak/todo.awk tests/soak/known -; \
 	 } > $(B)/tap/soak.tap 2> $(B)/tap/soak.err || true
 
