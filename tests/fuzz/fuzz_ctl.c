@@ -37,7 +37,7 @@ enum {
 
 #define check(x)	do { if (!(x)) __builtin_trap(); } while (0)
 
-static Dev *dev, *dev2;
+static Dev *dev, *dev2, *dev3;	/* dev3: the same writes, split */
 static size_t devbytes;
 static char state[Statemax + Guard], state2[Statemax + Guard];
 static char line[Statemax];
@@ -178,21 +178,60 @@ readrecs(Reader *r, size_t n)
 	return got;
 }
 
+/*
+ * The write given to dev whole, given to dev3 in pieces (1 to 13 bytes,
+ * by the input's own bytes) on one open file, then closed: a line runs
+ * whole however the writes fall.  While every write so far succeeded,
+ * both must take each piece and hold the same command lines.
+ */
+static void
+splitwrite(const uint8_t *p, size_t k, int whole, int *same)
+{
+	static char c1[Statemax], c3[Statemax];
+	Ctlfile f;
+	size_t i, m;
+	int e = 0;
+
+	if (!*same)
+		return;
+	if (whole != 0) {	/* a refusal stops a write, not the writes after it: no longer comparable */
+		*same = 0;
+		return;
+	}
+	memset(&f, 0, sizeof f);
+	for (i = 0; i < k && e == 0; i += m) {
+		m = 1 + p[i] % 13;
+		if (m > k - i)
+			m = k - i;
+		e = devctlwrite(dev3, &f, (const char *)p + i, m, Wpid);
+	}
+	if (e == 0)
+		e = devctlclose(dev3, &f);
+	check(e == 0);
+	readstate(dev, state);
+	commands(state, c1);
+	readstate(dev3, state2);
+	commands(state2, c3);
+	check(strcmp(c1, c3) == 0);
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t n)
 {
 	static Reader r;
 	const uint8_t *p = data, *end = data + n, *z;
 	size_t k, small = n % 200;
-	int e;
+	int e, same = 1;
 
 	if (dev == NULL) {
 		devbytes = devsize(Logmaxfuzz);
 		dev = malloc(devbytes);
 		dev2 = malloc(devbytes);
-		check(dev != NULL && dev2 != NULL);
+		dev3 = malloc(devbytes);
+		check(dev != NULL && dev2 != NULL && dev3 != NULL);
 	}
 	fresh(dev);
+	fresh(dev3);
 	memset(&r, 0, sizeof r);
 	check(devreader(dev, Readpid, 1) == 0);
 	readrecs(&r, 0);
@@ -205,6 +244,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t n)
 			e = devctl(dev, (const char *)p, k, Wpid);
 			checkerr(dev, e);
 			checkstate(dev, small);
+			splitwrite(p, k, e, &same);
 		}
 		p += k + 1;
 	}
