@@ -508,7 +508,6 @@ shmunlock(Shm *s)
 		futex(&s->h->lock, FUTEX_WAKE, 1, NULL);
 }
 
-
 void
 shmwake(Shm *s)
 {
