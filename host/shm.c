@@ -9,7 +9,6 @@
 #include <sys/stat.h>
 #include <linux/futex.h>
 #include <sys/syscall.h>
-#include <pthread.h>
 #include <time.h>
 #include <unistd.h>
 #include "host/shm.h"
@@ -25,13 +24,18 @@ struct Hdr {
 	uint32_t magic;
 	uint32_t alive;		/* 1 while a server serves this device */
 	uint32_t serverpid;
-	uint32_t pad;
+	uint32_t lock;		/* the control side's lock: its holder's tid, 0 free (shmlock) */
 	uint64_t devsize;
-	pthread_mutex_t lock;	/* the control side's lock: robust, shared by processes */
 	char dir[3900];		/* the directory the server mounted */
 };
 
-enum { Shmhdr = 4096, Shmmagic = 0x64767368 };
+/*
+ * The magic names the layout too: "dvsh" + 1 since the lock became a
+ * futex word of ours (it was glibc's mutex), so a server or a process of
+ * the other layout refuses the block (shmattach: no server) and never
+ * takes the other's lock bytes for its own.
+ */
+enum { Shmhdr = 4096, Shmmagic = 0x64767368 + 1 };
 _Static_assert(sizeof(Hdr) <= Shmhdr, "the header fits its page");
 
 /* one process's mapping of a device */
@@ -39,6 +43,7 @@ struct Shm {
 	Hdr *h;
 	Dev *d;		/* at h + Shmhdr */
 	size_t size;	/* of the mapping */
+	uint32_t holder;	/* the tid of this process's thread that holds h->lock by this handle, or 0 */
 };
 
 const char *
@@ -277,6 +282,7 @@ handle(Hdr *h, size_t size)
 	s->h = h;
 	s->d = (Dev *)((char *)h + Shmhdr);
 	s->size = size;
+	s->holder = 0;
 	for (l = Logmin; l <= Logmax && Shmhdr + devsize(l) != size; l++)
 		;
 	if (l > Logmax) {	/* a mapping no device size makes: mapdev checked; never */
@@ -293,19 +299,6 @@ Dev *
 shmdev(Shm *s)
 {
 	return s->d;
-}
-
-/* the control side's lock: shared by processes, robust */
-static void
-initlock(pthread_mutex_t *m)
-{
-	pthread_mutexattr_t ma;
-
-	pthread_mutexattr_init(&ma);
-	pthread_mutexattr_setpshared(&ma, PTHREAD_PROCESS_SHARED);
-	pthread_mutexattr_setrobust(&ma, PTHREAD_MUTEX_ROBUST);
-	pthread_mutex_init(m, &ma);
-	pthread_mutexattr_destroy(&ma);
 }
 
 Dev *
@@ -333,7 +326,6 @@ shmcreate(const char *dir, int logmax, uint64_t hz, Shm **hdr)
 	close(fd);
 	if ((fd = shmopenfile(syms, O_WRONLY|O_CREAT|O_EXCL, 0600)) >= 0)
 		close(fd);
-	initlock(&h->lock);
 	devinit(s->d, logmax, hz);
 	h->devsize = devsize(logmax);
 	h->serverpid = getpid();
@@ -424,77 +416,96 @@ shmremove(const char *dir)
 		unlink(path);
 }
 
-/*
- * The lock is in memory every attached process may write: a process
- * killed while holding it leaves it to the next one (robust), and one
- * that holds it, stopped or malicious, delays a caller by Lockms at most
- * (timed, on the monotonic clock): then EAGAIN, and the caller says so.
- * A lock whose bytes were scribbled on answers an error of its own.
- */
-enum { Lockms = 100 };
-
-/*
- * The kind word of glibc's mutex says which locking protocol its bytes
- * follow; a process that writes another there (priority-protect with a
- * ceiling out of range) makes pthread_mutex_clocklock abort() its caller,
- * the server included (fuzz_shm found it).  So before each lock it is
- * compared with the kind of a mutex made here as shmcreate makes its own.
- * This narrows the hole to a scribbler racing the check; closing it needs
- * a lock whose bytes no traced process can write.
- */
-static int
-lockkindok(pthread_mutex_t *m)
+static long
+futex(uint32_t *w, int op, uint32_t v, const struct timespec *ts)
 {
-#ifdef __GLIBC__
-	static int kind = -1;
-	pthread_mutex_t ref;
-	int k = __atomic_load_n(&kind, __ATOMIC_RELAXED);
+	return syscall(SYS_futex, w, op, v, ts, NULL, 0);
+}
 
-	if (k < 0) {
-		initlock(&ref);
-		k = ref.__data.__kind;
-		pthread_mutex_destroy(&ref);
-		__atomic_store_n(&kind, k, __ATOMIC_RELAXED);
-	}
-	return __atomic_load_n(&m->__data.__kind, __ATOMIC_RELAXED) == k;
-#else
-	(void)m;
-	return 1;
-#endif
+/*
+ * The control side's lock is one 32-bit word of the header, which every
+ * attached process may write, so no value of it may hurt the caller:
+ * it holds the tid of the thread that holds the lock, 0 when free.
+ * Nothing is read through it, only compared and given to kill(2) after
+ * a range check, so a scribble can make it look busy (a live tid: a
+ * caller waits Lockms, then EAGAIN, as for a holder that never lets go),
+ * free, or held by a dead thread or by no thread at all (taken over by
+ * the next caller, as a robust mutex's dead owner was).  glibc's robust
+ * mutex it replaces keeps its kind and its robust list in its bytes and
+ * follows them: a scribbled kind aborted the server (fuzz_shm finding 9),
+ * a scribbled list pointer is dereferenced at lock and unlock.
+ *
+ * A tid, not a pid: the runtime's control thread and a program's own
+ * threads (tests/dev/lock_test.c) lock in one process, and a thread that
+ * died holding it must free it as a process does; kill(tid, 0) answers
+ * for a thread too (ESRCH once it has gone).  A holder whose tid is
+ * reused before a caller looks makes the lock busy, not shared: pids
+ * cycle through /proc/sys/kernel/pid_max (up to 2^22) first.
+ */
+enum {
+	Lockms = 100,	/* the longest a caller waits */
+	Lockslicems = 5,	/* one futex wait: then the holder's life is asked again */
+	Pidmax = 1 << 22,	/* the kernel's PID_MAX_LIMIT: above it a word is no tid */
+};
+
+static uint32_t
+mytid(void)
+{
+	return (uint32_t)syscall(SYS_gettid);
+}
+
+/* no thread holds the lock with o in its word: no tid, or a thread that has gone */
+static int
+ownergone(uint32_t o)
+{
+	return o == 0 || o > Pidmax || !hostalive(o);
 }
 
 int
 shmlock(Shm *s)
 {
+	uint32_t me = mytid(), o = 0;
+	uint64_t end = hostnsec() + Lockms * 1000000ull, t;
 	struct timespec ts;
-	int r;
 
-	if (!lockkindok(&s->h->lock))
-		return errno = EIO;	/* damage, as a lock that answers EINVAL */
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	ts.tv_nsec += Lockms * 1000000L;
-	ts.tv_sec += ts.tv_nsec / 1000000000L;
-	ts.tv_nsec %= 1000000000L;
-	r = pthread_mutex_clocklock(&s->h->lock, CLOCK_MONOTONIC, &ts);
-	if (r == EOWNERDEAD)
-		r = pthread_mutex_consistent(&s->h->lock);
-	if (r == ETIMEDOUT || r == EBUSY || r == EDEADLK)
-		r = EAGAIN;
-	else if (r != 0)
-		r = EIO;	/* not a lock any more (ENOTRECOVERABLE, EINVAL): damage */
-	return errno = r;
+	/* held by this thread through this handle: relocking would deadlock */
+	if (__atomic_load_n(&s->holder, __ATOMIC_RELAXED) == me)
+		return errno = EAGAIN;
+	for (;;) {
+		if (__atomic_compare_exchange_n(&s->h->lock, &o, me, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+			break;
+		/*
+		 * o is what the word holds: our own tid there is a scribble
+		 * (we do not hold it), and a holder gone is replaced by a
+		 * compare-and-swap on exactly o, so of two callers that found
+		 * it gone one takes it
+		 */
+		if ((t = hostnsec()) >= end)	/* also for a word that keeps changing */
+			return errno = EAGAIN;
+		if (o == me || ownergone(o))
+			continue;
+		t = end - t;
+		if (t > Lockslicems * 1000000ull)
+			t = Lockslicems * 1000000ull;
+		ts.tv_sec = 0;
+		ts.tv_nsec = (long)t;
+		futex(&s->h->lock, FUTEX_WAIT, o, &ts);	/* shared between processes: not FUTEX_PRIVATE */
+		o = 0;
+	}
+	__atomic_store_n(&s->holder, me, __ATOMIC_RELAXED);
+	return errno = 0;
 }
 
+/* a word no longer ours was scribbled on or taken over: left as it is */
 void
 shmunlock(Shm *s)
 {
-	pthread_mutex_unlock(&s->h->lock);
-}
+	uint32_t me = mytid(), o = me;
 
-static long
-futex(uint32_t *w, int op, uint32_t v, const struct timespec *ts)
-{
-	return syscall(SYS_futex, w, op, v, ts, NULL, 0);
+	if (__atomic_load_n(&s->holder, __ATOMIC_RELAXED) == me)
+		__atomic_store_n(&s->holder, 0, __ATOMIC_RELAXED);
+	if (__atomic_compare_exchange_n(&s->h->lock, &o, 0, 0, __ATOMIC_RELEASE, __ATOMIC_RELAXED))
+		futex(&s->h->lock, FUTEX_WAKE, 1, NULL);
 }
 
 void

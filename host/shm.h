@@ -47,7 +47,7 @@ ssize_t	shmtake(Shm *s, Reader *r, char *buf, size_t n);	/* never waits: 0 with 
 int	shmreader(Shm *s, uint32_t pid, int open);	/* 0 or errno */
 void	shmwake(Shm *s);	/* after a change: wake every process waiting on the control generation */
 int	shmwait(Shm *s, uint32_t gen, int ms);	/* wait while the generation is gen; 0 on change */
-int	shmlock(Shm *s);	/* 0, or EAGAIN (held longer than a bound) or EIO (damaged), also in errno */
+int	shmlock(Shm *s);	/* 0, or EAGAIN (held by a live thread longer than a bound), also in errno; a dead or no holder is taken over */
 void	shmunlock(Shm *s);
 const char	*shmbusy(int e);	/* what shmlock's error means, for a message */
 #endif
