@@ -1,6 +1,7 @@
 #!/usr/bin/env bats
 # devtrace record -o FILE saves the records, binary, from the shared
 # memory; devtrace cat FILE prints them as the lines reading trace gives.
+# shellcheck disable=SC2154 # stderr and stderr_lines: set by run --separate-stderr
 load helper
 
 setup_file() {
@@ -14,7 +15,7 @@ needlib() {
 
 # a trace over 1000..2000, on, the device started
 traced() {
-	start "$@"
+	start
 	ctl trace 1000 2000 new t
 	ctl trace t on
 	ctl start
