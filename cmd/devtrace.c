@@ -377,7 +377,7 @@ static Cmd cmds[] = {
 	{ "run", xrun, "[-tpov] [--] prog ...", "run prog attached to the device (LD_PRELOAD), starting a server if none runs; -t glob: a whole session, printing the call flow" },
 	{ "ctl", xctl, "[command ...]", "write a command line, the arguments or standard input, as echo ... > tracectl does" },
 	{ "cat", xcat, "[-f] | FILE", "print the queued records, consuming them, as cat trace does; -f, --follow: wait for more; FILE: the records devtrace record saved in it" },
-	{ "record", xrecord, "-o FILE [--] [prog ...]", "save the records, binary, into FILE as fast as they are written, until SIGINT or prog's exit" },
+	{ "record", xrecord, "-o FILE [prog ...]", "save the records, binary, into FILE as fast as they are written, until SIGINT or prog's exit" },
 	{ "state", xstate, "", "print the device's state, as cat tracectl does" },
 	{ "syms", xsyms, "", "print the symbol file: pc name object, one line per function" },
 	{ "status", xstatus, "", "tell whether a server runs, its pid and directory (exit 1 if none)" },

@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -60,9 +61,10 @@ usage(FILE *f)
 "from the shared memory, as fast as they are written, until SIGINT or\n"
 "SIGTERM; with prog, run prog attached to the device (as devtrace run does)\n"
 "and stop when it exits.  Then save what is still queued, copy the symbol\n"
-"file to FILE.syms, and tell on standard error how many records were saved\n"
-"and how many the device counted lost meanwhile.  devtrace cat FILE prints\n"
-"the records as the 121-byte lines reading trace would have given.\n"
+"file to FILE.syms (when FILE is a regular file), and tell on standard error\n"
+"how many records were saved and how many the device counted lost meanwhile.\n"
+"devtrace cat FILE prints the records as the 121-byte lines reading trace\n"
+"would have given.\n"
 "  -o, --output FILE  where the records go (needed)\n"
 "  -h, --help         this text\n"
 "It reads the device a server serves; its traces are the device's as they\n"
@@ -215,7 +217,8 @@ xrecord(Cmd *c, int argc, char **argv)
 	struct sigaction sa;
 	Filehdr h;
 	long long saved;
-	int ch, fd, rc = 0, bad = 0;
+	int ch, fd, rc = 0, bad = 0, regular;
+	struct stat sb;
 	pid_t pid = 0;
 	Shm *s;
 
@@ -260,6 +263,7 @@ xrecord(Cmd *c, int argc, char **argv)
 		fprintf(stderr, "devtrace record: %s: %s\n", out, strerror(errno));
 		return 1;
 	}
+	regular = fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode);
 	/* a signal ends the loop, so the reader is always taken off the list */
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = onsig;
@@ -286,8 +290,9 @@ xrecord(Cmd *c, int argc, char **argv)
 	}
 	if (saved < 0)
 		bad = 1;
+	/* the symbols beside a file, not beside /dev/null or a pipe */
 	snprintf(path, sizeof path, "%s.syms", out);
-	if (shmpath(absdir(devdir()), ".syms", syms, sizeof syms) < 0 || copyfile(syms, path) < 0) {
+	if (regular && (shmpath(absdir(devdir()), ".syms", syms, sizeof syms) < 0 || copyfile(syms, path) < 0)) {
 		fprintf(stderr, "devtrace record: %s: %s\n", path, strerror(errno));
 		bad = 1;
 	}

@@ -219,6 +219,12 @@ noticks() {
 	run --separate-stderr devtrace cat -f "$BATS_TEST_TMPDIR/f"
 	assert_failure 2
 	assert_equal "${stderr_lines[0]}" "devtrace cat: unexpected argument '$BATS_TEST_TMPDIR/f'"
+	# no symbols beside what is no regular file
+	run devtrace record -o /dev/null -- true
+	assert_success
+	run test -e /dev/null.syms
+	rm -f /dev/null.syms
+	assert_failure
 	run --separate-stderr devtrace record -o "$BATS_TEST_TMPDIR/f" -- sh -c 'exit 3'
 	assert_failure 3
 	assert_equal "$stderr" "devtrace record: 0 records saved, 0 lost"
