@@ -35,6 +35,7 @@ enum {
 	Nrec = 16384,		/* records a read takes under the lock: about 0.2 ms of it */
 	Idleus = 1000,		/* nothing queued: look again this often (a full ring of 2^20 takes ~50 ms to fill) */
 	Waitus = 100,		/* a record is being written: look again sooner */
+	Drainidle = 10000,	/* the last records: given up after this many Waitus naps with none (a lock held for ever) */
 };
 
 static const char Magic[8] = "devtrace";
@@ -111,7 +112,7 @@ counters(Shm *s, char *st, unsigned long long *read, unsigned long long *lost, u
 	return 0;
 }
 
-/* up to max records to fd; how many, or -1 (a write error: told); *wait: one is being written */
+/* up to max records to fd; how many, or -1 (an error, told); *wait: one is being written, or the lock was busy */
 static long long
 save(Shm *s, Reader *rd, int fd, const char *out, unsigned long long max, int *wait)
 {
@@ -119,9 +120,13 @@ save(Shm *s, Reader *rd, int fd, const char *out, unsigned long long max, int *w
 	ssize_t n;
 
 	n = shmtakeraw(s, rd, buf, max < Nrec ? max : Nrec);
-	if (n < 0) {	/* the lock held by another, or damaged: no records this time */
+	if (n < 0 && errno == EAGAIN) {	/* the lock held by another a while: no records this time */
 		*wait = 1;
 		return 0;
+	}
+	if (n < 0) {	/* a damaged lock stays damaged */
+		fprintf(stderr, "devtrace record: %s\n", shmbusy(errno));
+		return -1;
 	}
 	*wait = rd->wait;
 	if (n > 0 && writeall(fd, (char *)buf, n * sizeof buf[0]) < 0) {
@@ -167,7 +172,7 @@ capture(Shm *s, int fd, const char *out, pid_t pid, int *rc, char *st)
 	unsigned long long r0, l0, queued, saved = 0, tail = 0;
 	long long n;
 	Reader rd;
-	int wait, ws;
+	int wait, ws, idle = 0;
 
 	memset(&rd, 0, sizeof rd);
 	for (;;) {
@@ -189,10 +194,12 @@ capture(Shm *s, int fd, const char *out, pid_t pid, int *rc, char *st)
 	if (n >= 0 && counters(s, st, &r0, &l0, &queued) == 0)
 		/* what is queued now, bounded: other processes may still be writing */
 		while (tail < queued && (n = save(s, &rd, fd, out, queued - tail, &wait)) >= 0) {
-			if (n == 0 && !wait)
+			if (n == 0 && (!wait || ++idle > Drainidle))
 				break;
 			if (n == 0)
 				nap(Waitus);
+			else
+				idle = 0;
 			tail += n;
 		}
 	if (pid > 0) {	/* a write error: prog still runs; wait for it all the same */
@@ -298,6 +305,10 @@ xrecord(Cmd *c, int argc, char **argv)
 	}
 	if (saved >= 0 && counters(s, st, &read1, &lost1, NULL) == 0)
 		fprintf(stderr, "devtrace record: %lld records saved, %llu lost\n", saved, lost1 - lost0);
+	else if (saved >= 0) {	/* the lock was not had: the losses are not known */
+		fprintf(stderr, "devtrace record: %lld records saved\n", saved);
+		bad = 1;
+	}
 	shmunmap(s);
 	free(st);
 	return rc == 0 && bad ? 1 : rc;

@@ -118,8 +118,9 @@ noticks() {
 	waitfor grep -qx "#reader $r" "$D/tracectl"
 	for i in 1 2 3 4 5; do ctl testtracein 1500 "$i" 0 0 0; done
 	kill -INT $r
-	run wait $r
-	assert_success
+	st=0
+	wait $r || st=$?
+	assert_equal "$st" 0
 	run cat "$BATS_TEST_TMPDIR/err"
 	assert_output "devtrace record: 5 records saved, 0 lost"
 	run devtrace cat "$BATS_TEST_TMPDIR/f"
@@ -152,8 +153,9 @@ noticks() {
 	for i in $(seq 25); do ctl testtracein 1000 "$(printf %x "$i")" 0 0 0; done
 	kill -CONT $r
 	kill -INT $r
-	run wait $r
-	assert_success
+	st=0
+	wait $r || st=$?
+	assert_equal "$st" 0
 	run cat "$BATS_TEST_TMPDIR/err"
 	assert_output "devtrace record: 16 records saved, 9 lost"
 	run devtrace cat "$BATS_TEST_TMPDIR/f"
@@ -166,6 +168,17 @@ noticks() {
 	#queued 0
 	#lost 13
 	END
+}
+
+@test "record with the device's lock held by another process says the device is busy" {
+	traced
+	"$ROOT/build/tests/hooks/devshm" "$D" hold 3000 &
+	# shellcheck disable=SC2034 # read by teardown in helper.bash
+	BGPIDS=$!
+	sleep 0.3
+	run --separate-stderr timeout 5 devtrace record -o "$BATS_TEST_TMPDIR/f" -- true
+	assert_failure 1
+	assert_equal "$stderr" "devtrace record: device busy: another process holds its lock"
 }
 
 @test "a file that is not a record, or a truncated one, is a clear error" {
