@@ -136,25 +136,26 @@ save(Shm *s, Reader *rd, int fd, const char *out, unsigned long long max, int *w
 	return n;
 }
 
-/* prog, attached, as devtrace run runs it: its pid, or -1 (its exit status in *rc) */
+/* before anything is made: prog must be there, and the runtime to attach it (as devtrace run) */
+static int
+prepare(const char *prog)
+{
+	if (!findprog(prog)) {
+		fprintf(stderr, "devtrace record: %s: program not found\n", prog);
+		return 127;
+	}
+	return preload(absdir(devdir())) < 0;
+}
+
+/* prog, attached, as devtrace run runs it: its pid, or -1 */
 static pid_t
-startprog(char **argv, int *rc)
+startprog(char **argv)
 {
 	pid_t pid;
 
-	if (!findprog(argv[0])) {
-		fprintf(stderr, "devtrace record: %s: program not found\n", argv[0]);
-		*rc = 127;
-		return -1;
-	}
-	if (preload(absdir(devdir())) < 0) {
-		*rc = 1;
-		return -1;
-	}
 	fflush(NULL);
 	if ((pid = fork()) < 0) {
 		perror("devtrace record: fork");
-		*rc = 1;
 		return -1;
 	}
 	if (pid == 0) {
@@ -172,15 +173,14 @@ capture(Shm *s, int fd, const char *out, pid_t pid, int *rc, char *st)
 	unsigned long long r0, l0, queued, saved = 0, tail = 0;
 	long long n;
 	Reader rd;
-	int wait, ws, idle = 0;
+	int wait, ws = 0, idle = 0;
 
 	memset(&rd, 0, sizeof rd);
+	/* the end is looked for after every read: other processes may keep the ring from emptying */
 	for (;;) {
 		if ((n = save(s, &rd, fd, out, ~0ULL, &wait)) < 0)
 			break;
 		saved += n;
-		if (n > 0)
-			continue;
 		if (pid > 0 && waitpid(pid, &ws, WNOHANG) == pid) {
 			*rc = WIFSIGNALED(ws) ? 128 + WTERMSIG(ws) : WEXITSTATUS(ws);
 			pid = 0;
@@ -189,7 +189,8 @@ capture(Shm *s, int fd, const char *out, pid_t pid, int *rc, char *st)
 		}
 		if (pid <= 0 && stopping)
 			break;
-		nap(wait ? Waitus : Idleus);
+		if (n == 0)
+			nap(wait ? Waitus : Idleus);
 	}
 	if (n >= 0 && counters(s, st, &r0, &l0, &queued) == 0)
 		/* what is queued now, bounded: other processes may still be writing */
@@ -253,22 +254,27 @@ xrecord(Cmd *c, int argc, char **argv)
 		fprintf(stderr, "devtrace record: no -o FILE to save the records in\n%s", Usage);
 		return 2;
 	}
+	if (optind < argc && (rc = prepare(argv[optind])) != 0)
+		return rc;
+	s = attach();
 	if ((st = malloc(Statemax + 1)) == NULL) {
 		fprintf(stderr, "devtrace record: out of memory\n");
+		shmunmap(s);
 		return 1;
 	}
-	s = attach();
 	memset(&h, 0, sizeof h);
 	memcpy(h.magic, Magic, sizeof h.magic);
 	h.version = Version;
 	h.recsize = sizeof(Rec);
+	fd = -1;
+	rc = 1;
 	if (counters(s, st, &read0, &lost0, NULL) < 0)
-		return 1;
+		goto out;
 	h.hz = counter(st, "hz");
 	/* close-on-exec: neither prog nor anything it starts inherits it */
 	if ((fd = open(out, O_WRONLY|O_CREAT|O_TRUNC|O_CLOEXEC, 0666)) < 0 || writeall(fd, (char *)&h, sizeof h) < 0) {
 		fprintf(stderr, "devtrace record: %s: %s\n", out, strerror(errno));
-		return 1;
+		goto out;
 	}
 	regular = fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode);
 	/* a signal ends the loop, so the reader is always taken off the list */
@@ -281,13 +287,13 @@ xrecord(Cmd *c, int argc, char **argv)
 	sigaction(SIGPIPE, &sa, NULL);
 	if (shmreader(s, getpid(), 1) != 0) {
 		fprintf(stderr, "devtrace record: %s\n", deverr(shmdev(s)));
-		return 1;
+		goto out;
 	}
-	if (optind < argc && (pid = startprog(argv + optind, &rc)) < 0) {
+	if (optind < argc && (pid = startprog(argv + optind)) < 0) {
 		shmreader(s, getpid(), 0);
-		close(fd);
-		return rc;
+		goto out;
 	}
+	rc = 0;
 	child = pid;
 	saved = capture(s, fd, out, pid, &rc, st);
 	shmreader(s, getpid(), 0);
@@ -295,6 +301,7 @@ xrecord(Cmd *c, int argc, char **argv)
 		fprintf(stderr, "devtrace record: %s: %s\n", out, strerror(errno));
 		bad = 1;
 	}
+	fd = -1;
 	if (saved < 0)
 		bad = 1;
 	/* the symbols beside a file, not beside /dev/null or a pipe */
@@ -309,9 +316,14 @@ xrecord(Cmd *c, int argc, char **argv)
 		fprintf(stderr, "devtrace record: %lld records saved\n", saved);
 		bad = 1;
 	}
+	if (rc == 0 && bad)
+		rc = 1;
+out:
+	if (fd >= 0)
+		close(fd);
 	shmunmap(s);
 	free(st);
-	return rc == 0 && bad ? 1 : rc;
+	return rc;
 }
 
 /* devtrace cat FILE: the saved records as trace's lines */

@@ -21,6 +21,19 @@ traced() {
 	ctl start
 }
 
+# devtrace record -o FILE until SIGINT, sent once it reads: what was queued
+# is saved; its standard error in FILE.err, its exit status the function's
+recordqueued() {
+	local r st=0
+	devtrace record -o "$1" 2> "$1.err" 3>&- &
+	r=$!
+	BGPIDS="$BGPIDS $r"
+	waitfor grep -qx "#reader $r" "$D/tracectl"
+	kill -INT $r
+	wait $r || st=$?
+	return $st
+}
+
 # the same records, injected by this shell: its pid is each record's
 inject() {
 	ctl testtracein 1234 1 2 3 4
@@ -46,9 +59,10 @@ noticks() {
 	inject
 	cat "$D/trace" > "$BATS_TEST_TMPDIR/text"
 	inject
-	run --separate-stderr devtrace record -o "$BATS_TEST_TMPDIR/f" -- true
+	run recordqueued "$BATS_TEST_TMPDIR/f"
 	assert_success
-	assert_equal "$stderr" "devtrace record: 3 records saved, 0 lost"
+	run cat "$BATS_TEST_TMPDIR/f.err"
+	assert_output "devtrace record: 3 records saved, 0 lost"
 	devtrace cat "$BATS_TEST_TMPDIR/f" > "$BATS_TEST_TMPDIR/out"
 	p=$(hex $$)
 	run cat "$BATS_TEST_TMPDIR/out"
@@ -67,7 +81,7 @@ noticks() {
 @test "the file: a 32-byte header (magic, version, record size, #hz), then 56 bytes a record" {
 	traced
 	inject
-	run devtrace record -o "$BATS_TEST_TMPDIR/f" -- true
+	run recordqueued "$BATS_TEST_TMPDIR/f"
 	assert_success
 	run wc -c < "$BATS_TEST_TMPDIR/f"
 	assert_output $((32 + 3 * 56))
@@ -135,9 +149,10 @@ noticks() {
 	traced
 	ctl size 4
 	for i in $(seq 20); do ctl testtracein 1000 "$(printf %x "$i")" 0 0 0; done
-	run --separate-stderr devtrace record -o "$BATS_TEST_TMPDIR/f0" -- true
+	run recordqueued "$BATS_TEST_TMPDIR/f0"
 	assert_success
-	assert_equal "$stderr" "devtrace record: 16 records saved, 0 lost"
+	run cat "$BATS_TEST_TMPDIR/f0.err"
+	assert_output "devtrace record: 16 records saved, 0 lost"
 	run devtrace cat "$BATS_TEST_TMPDIR/f0"
 	assert_equal "${#lines[@]}" 16
 	# the ring of 16 kept the last 16: 5..20
@@ -176,7 +191,7 @@ noticks() {
 	# shellcheck disable=SC2034 # read by teardown in helper.bash
 	BGPIDS=$!
 	sleep 0.3
-	run --separate-stderr timeout 5 devtrace record -o "$BATS_TEST_TMPDIR/f" -- true
+	run --separate-stderr timeout 5 devtrace record -o "$BATS_TEST_TMPDIR/f"
 	assert_failure 1
 	assert_equal "$stderr" "devtrace record: device busy: another process holds its lock"
 }
@@ -184,7 +199,7 @@ noticks() {
 @test "a file that is not a record, or a truncated one, is a clear error" {
 	traced
 	inject
-	devtrace record -o "$BATS_TEST_TMPDIR/f" -- true 2>/dev/null
+	recordqueued "$BATS_TEST_TMPDIR/f"
 	F=$BATS_TEST_TMPDIR
 	head -c $((32 + 2 * 56 + 10)) "$F/f" > "$F/short"
 	run --separate-stderr devtrace cat "$F/short"
@@ -217,7 +232,7 @@ noticks() {
 	assert_failure 1
 	assert_equal "$stderr" "devtrace: no devtraced serves $D (devtrace start starts one)"
 	start
-	run --separate-stderr devtrace record -- true
+	run --separate-stderr devtrace record
 	assert_failure 2
 	assert_equal "${stderr_lines[0]}" "devtrace record: no -o FILE to save the records in"
 	run --separate-stderr devtrace record -x
@@ -232,13 +247,17 @@ noticks() {
 	run --separate-stderr devtrace cat -f "$BATS_TEST_TMPDIR/f"
 	assert_failure 2
 	assert_equal "${stderr_lines[0]}" "devtrace cat: unexpected argument '$BATS_TEST_TMPDIR/f'"
-	# no symbols beside what is no regular file
+}
+
+@test "record -- prog: prog's exit status; no symbols beside what is no regular file" {
+	needlib
+	start
+	run --separate-stderr devtrace record -o "$BATS_TEST_TMPDIR/f" -- sh -c 'exit 3'
+	assert_failure 3
+	assert_equal "$stderr" "devtrace record: 0 records saved, 0 lost"
 	run devtrace record -o /dev/null -- true
 	assert_success
 	run test -e /dev/null.syms
 	rm -f /dev/null.syms
 	assert_failure
-	run --separate-stderr devtrace record -o "$BATS_TEST_TMPDIR/f" -- sh -c 'exit 3'
-	assert_failure 3
-	assert_equal "$stderr" "devtrace record: 0 records saved, 0 lost"
 }
