@@ -21,4 +21,11 @@ typedef struct Cmd Cmd;
 int	spawn(char **args, int nargs);	/* devtraced from beside this binary, with args; its exit status */
 int	writeall(int fd, const char *buf, size_t n);	/* all of buf to fd, through EINTR; -1 on error */
 int	xrun(Cmd *c, int argc, char **argv);	/* devtrace run: run.c */
+int	preload(const char *dir);	/* LD_PRELOAD with the runtime first, DEVTRACE_DIR dir: run.c */
+int	findprog(const char *prog);	/* what execvp would find: run.c */
+int	copyfile(const char *from, const char *to);	/* to is a copy of from, empty if from is missing: run.c */
+unsigned long long	counter(const char *st, const char *key);	/* "#key N" of a state text: run.c */
+struct Shm	*attach(void);	/* the device, if a live server serves it; else exit 1: devtrace.c */
+int	xrecord(Cmd *c, int argc, char **argv);	/* devtrace record: record.c */
+int	catfile(Cmd *c, const char *path);	/* devtrace cat FILE: record.c */
 #endif

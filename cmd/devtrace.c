@@ -1,7 +1,8 @@
 /*
  * devtrace: the device from the command line.  ctl, cat and state go
  * through the shared memory directly, so they work where FUSE cannot
- * be mounted; run, start, stop and status manage the server.
+ * be mounted, and so does record (record.c); run, start, stop and
+ * status manage the server.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -94,7 +95,7 @@ noargs(Cmd *c, int argc, char **argv)
 }
 
 /* the device, if a live server serves it */
-static Shm *
+Shm *
 attach(void)
 {
 	Shm *s;
@@ -233,8 +234,10 @@ xcat(Cmd *c, int argc, char **argv)
 
 	while ((ch = nextopt(c, argc, argv, "+f")) != -1)
 		follow = 1;
+	if (optind < argc && !follow && optind + 1 == argc)
+		return catfile(c, argv[optind]);	/* a file devtrace record saved */
 	if (optind < argc) {
-		fprintf(stderr, "devtrace cat: unexpected argument '%s'\n", argv[optind]);
+		fprintf(stderr, "devtrace cat: unexpected argument '%s'\n", argv[optind + (optind + 1 < argc)]);
 		cmdusage(c, stderr);
 		return 2;
 	}
@@ -375,7 +378,8 @@ xstop(Cmd *c, int argc, char **argv)
 static Cmd cmds[] = {
 	{ "run", xrun, "[-tpov] [--] prog ...", "run prog attached to the device (LD_PRELOAD), starting a server if none runs; -t glob: a whole session, printing the call flow" },
 	{ "ctl", xctl, "[command ...]", "write a command line, the arguments or standard input, as echo ... > tracectl does" },
-	{ "cat", xcat, "[-f]", "print the queued records, consuming them, as cat trace does; -f, --follow: wait for more" },
+	{ "cat", xcat, "[-f] | FILE", "print the queued records, consuming them, as cat trace does; -f, --follow: wait for more; FILE: the records devtrace record saved in it" },
+	{ "record", xrecord, "-o FILE [prog ...]", "save the records, binary, into FILE as fast as they are written, until SIGINT or prog's exit" },
 	{ "state", xstate, "", "print the device's state, as cat tracectl does" },
 	{ "syms", xsyms, "", "print the symbol file: pc name object, one line per function" },
 	{ "status", xstatus, "", "tell whether a server runs, its pid and directory (exit 1 if none)" },

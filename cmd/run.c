@@ -96,7 +96,7 @@ onsig(int sig)
 static char *userpreload;	/* LD_PRELOAD as the user gave it, for untraced */
 
 /* LD_PRELOAD with the runtime library first, DEVTRACE_DIR the device's */
-static int
+int
 preload(const char *dir)
 {
 	char lib[PATH_MAX], want[PATH_MAX], *old, *env;
@@ -162,7 +162,7 @@ plainrun(const char *dir, char **argv)
 }
 
 /* what execvp would find; a session checks before it changes anything */
-static int
+int
 findprog(const char *prog)
 {
 	char path[PATH_MAX], *p, *q, *list;
@@ -211,7 +211,7 @@ badglob(const char *g)
 }
 
 /* the value of a counter line "#key N" of a state text */
-static unsigned long long
+unsigned long long
 counter(const char *st, const char *key)
 {
 	char want[32];
@@ -498,7 +498,7 @@ nomatch(Run *r, const char *syms, off_t off)
 	return rc;
 }
 
-static int
+int
 copyfile(const char *from, const char *to)
 {
 	char buf[65536];

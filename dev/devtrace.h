@@ -51,6 +51,7 @@ typedef struct Tsel Tsel;
 typedef struct Reader Reader;
 typedef struct Writer Writer;
 typedef struct Ctlfile Ctlfile;
+typedef struct Rec Rec;
 
 /*
  * One writing thread as the device knows it, kept by the host per
@@ -118,6 +119,19 @@ struct Reader {
 };
 
 /*
+ * One record in the device's binary form, as devreadraw returns it and
+ * devtrace record saves it (56 bytes, no padding): the fields of the
+ * 121-byte line, which devfmt makes of it.  exit: 0 entry (E), else X.
+ */
+struct Rec {
+	uint64_t pc;
+	uint64_t ticks;
+	uint32_t tid;
+	uint32_t exit;
+	uint64_t a[4];
+};
+
+/*
  * One open control file, kept by the host per open (zeroed at open):
  * the line a write left unfinished waits here for its newline, so a
  * line is run whole however the writes that carry it fall.  A fixed
@@ -142,6 +156,8 @@ int	devctlclose(Dev *d, Ctlfile *f);	/* the file's last close: its unfinished li
 const char *deverr(const Dev *d);
 size_t	devstate(Dev *d, char *buf, size_t n);	/* state text, NUL-terminated; its length, always < n (and < Statemax) */
 size_t	devread(Dev *d, Reader *r, char *buf, size_t n);	/* consumes records as text; 0 when none ready (r->wait: one is being written); never waits */
+size_t	devreadraw(Dev *d, Reader *r, Rec *out, size_t n);	/* consumes up to n whole records, binary; as devread otherwise (tickets, losses, counters, r->wait) */
+void	devfmt(char *line, const Rec *rec);	/* the Reclen bytes of its line, as devread gives it */
 int	devreader(Dev *d, uint32_t pid, int open);	/* the reader rule: pid is not traced while open */
 
 /* what a host needs to patch sites */

@@ -268,6 +268,55 @@ devread(Dev *d, Reader *r, char *buf, size_t n)
 	}
 }
 
+/*
+ * The capture's read (devtrace record): whole records as they sit in
+ * the slots, no formatting, so a reader can save them as fast as the
+ * writers fill the ring.  The same walk as devread (take): every ticket
+ * ends once, read or lost, and the counters stay exact.  r's text part
+ * is devread's alone: a reader uses one of the two.
+ */
+size_t
+devreadraw(Dev *d, Reader *r, Rec *out, size_t n)
+{
+	uint64_t head, cap;
+	size_t done = 0;
+	Slot s;
+
+	cap = 1ull << ringcheck(d);
+	head = ald(&d->head);
+	r->wait = 0;
+	while (done < n && take(d, &s, &head, cap, &r->wait)) {
+		out[done].pc = s.pc;
+		out[done].ticks = s.ticks;
+		out[done].tid = s.tid;
+		out[done].exit = s.exit;
+		out[done].a[0] = s.a[0];
+		out[done].a[1] = s.a[1];
+		out[done].a[2] = s.a[2];
+		out[done].a[3] = s.a[3];
+		done++;
+	}
+	return done;
+}
+
+/* a saved record's line: devread's own formatter, so the bytes are the same */
+void
+devfmt(char *line, const Rec *rec)
+{
+	Slot s;
+
+	s.seq = 0;
+	s.pc = rec->pc;
+	s.ticks = rec->ticks;
+	s.tid = rec->tid;
+	s.exit = rec->exit;
+	s.a[0] = rec->a[0];
+	s.a[1] = rec->a[1];
+	s.a[2] = rec->a[2];
+	s.a[3] = rec->a[3];
+	fmtrec(line, &s);
+}
+
 /* size: discard what is queued, counted as lost, then use 1<<log slots */
 void
 ringreset(Dev *d, int log)

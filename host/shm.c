@@ -611,6 +611,19 @@ shmtake(Shm *s, Reader *rd, char *buf, size_t n)
 	return r;
 }
 
+/* the capture's read (devtrace record): whole binary records */
+ssize_t
+shmtakeraw(Shm *s, Reader *rd, Rec *out, size_t n)
+{
+	size_t r;
+
+	if (shmlock(s) != 0)
+		return -1;
+	r = devreadraw(shmdev(s), rd, out, n);
+	shmunlock(s);
+	return r;
+}
+
 /*
  * A record being written makes devread return with rd->wait set: look
  * again, without the lock, until it is done or the device gives it up

@@ -1,0 +1,263 @@
+#!/usr/bin/env bats
+# devtrace record -o FILE saves the records, binary, from the shared
+# memory; devtrace cat FILE prints them as the lines reading trace gives.
+# shellcheck disable=SC2154 # stderr and stderr_lines: set by run --separate-stderr
+load helper
+
+setup_file() {
+	[ -e "$ROOT/lib/libdevtrace.so" ] || return 0
+	"$ROOT/bin/devtrace-cc" -O0 -g -o "$BATS_FILE_TMPDIR/fl_loop" "$BATS_TEST_DIRNAME/fl_loop.c"
+}
+
+needlib() {
+	[ -e "$ROOT/lib/libdevtrace.so" ] || skip "needs lib/libdevtrace.so"
+}
+
+# a trace over 1000..2000, on, the device started
+traced() {
+	start
+	ctl trace 1000 2000 new t
+	ctl trace t on
+	ctl start
+}
+
+# devtrace record -o FILE until SIGINT, sent once it reads: what was queued
+# is saved; its standard error in FILE.err, its exit status the function's
+recordqueued() {
+	local r st=0
+	devtrace record -o "$1" 2> "$1.err" 3>&- &
+	r=$!
+	BGPIDS="$BGPIDS $r"
+	waitfor grep -qx "#reader $r" "$D/tracectl"
+	kill -INT $r
+	wait $r || st=$?
+	return $st
+}
+
+# the same records, injected by this shell: its pid is each record's
+inject() {
+	ctl testtracein 1234 1 2 3 4
+	ctl testtracein 1fff ffffffffffffffff 0 8000000000000000 a5a5a5a5a5a5a5a5
+	ctl testtracein 1000 0 0 0 0
+}
+
+# the file's records as lines, decoded by od and awk, not by devtrace:
+# 7 words of 8 bytes, the third the tid (low half) and exit (high half)
+decode() {
+	od -A n -v -t x8 -j 32 -w56 "$1" | awk '{
+		printf "%s %s %s 00000000%s %s %s %s %s\n", substr($3, 1, 8) != "00000000" ? "X" : "E",
+			$1, $2, substr($3, 9, 8), $4, $5, $6, $7 }'
+}
+
+# a line without its ticks, the one field two injections do not share
+noticks() {
+	cut -c1-19,37- "$@"
+}
+
+@test "record then cat FILE: the lines cat trace gives for the same records, byte for byte" {
+	traced
+	inject
+	cat "$D/trace" > "$BATS_TEST_TMPDIR/text"
+	inject
+	run recordqueued "$BATS_TEST_TMPDIR/f"
+	assert_success
+	run cat "$BATS_TEST_TMPDIR/f.err"
+	assert_output "devtrace record: 3 records saved, 0 lost"
+	devtrace cat "$BATS_TEST_TMPDIR/f" > "$BATS_TEST_TMPDIR/out"
+	p=$(hex $$)
+	run cat "$BATS_TEST_TMPDIR/out"
+	assert_line --index 0 --regexp "^E 0000000000001234 [0-9a-f]{16} $p 0000000000000001 0000000000000002 0000000000000003 0000000000000004\$"
+	assert_line --index 1 --regexp "^E 0000000000001fff [0-9a-f]{16} $p ffffffffffffffff 0000000000000000 8000000000000000 a5a5a5a5a5a5a5a5\$"
+	assert_line --index 2 --regexp "^E 0000000000001000 [0-9a-f]{16} $p 0000000000000000 0000000000000000 0000000000000000 0000000000000000\$"
+	run wc -c < "$BATS_TEST_TMPDIR/out"
+	assert_output $((3 * 121))
+	# the ticks too: the binary decoded by another formatter gives the same bytes
+	run cmp "$BATS_TEST_TMPDIR/out" <(decode "$BATS_TEST_TMPDIR/f")
+	assert_success
+	run cmp <(noticks "$BATS_TEST_TMPDIR/out") <(noticks "$BATS_TEST_TMPDIR/text")
+	assert_success
+}
+
+@test "the file: a 32-byte header (magic, version, record size, #hz), then 56 bytes a record" {
+	traced
+	inject
+	run recordqueued "$BATS_TEST_TMPDIR/f"
+	assert_success
+	run wc -c < "$BATS_TEST_TMPDIR/f"
+	assert_output $((32 + 3 * 56))
+	run head -c 8 "$BATS_TEST_TMPDIR/f"
+	assert_output devtrace
+	run od -A n -t u4 -j 8 -N 8 "$BATS_TEST_TMPDIR/f"
+	assert_output --regexp '^ +1 +56$'
+	run od -A n -t u8 -j 16 -N 16 "$BATS_TEST_TMPDIR/f"
+	assert_output --regexp "^ +$(counter hz) +0\$"
+}
+
+@test "record -- prog: every record of a traced program, in order, counted exactly; the symbols beside" {
+	needlib
+	start
+	ctl trace fl_work new w
+	ctl trace w on
+	ctl start
+	run --separate-stderr devtrace record -o "$BATS_TEST_TMPDIR/f" -- "$BATS_FILE_TMPDIR/fl_loop" 3 500 - 0
+	assert_success
+	assert_output "3 1624750"
+	assert_equal "$stderr" "devtrace record: 1000 records saved, 0 lost"
+	devtrace cat "$BATS_TEST_TMPDIR/f" > "$BATS_TEST_TMPDIR/out"
+	wellformed "$BATS_TEST_TMPDIR/out"
+	# E fl_work(3, i), then X returning 3000 + i, for i = 0..499
+	run awk '{ i = int((NR - 1) / 2) }
+		NR % 2 == 1 && ($1 != "E" || $5 != sprintf("%016x", 3) || $6 != sprintf("%016x", i)) { bad++ }
+		NR % 2 == 0 && ($1 != "X" || $5 != sprintf("%016x", 3000 + i)) { bad++ }
+		END { print NR, bad + 0 }' "$BATS_TEST_TMPDIR/out"
+	assert_output "1000 0"
+	run grep -cE "^[0-9a-f]+ fl_work $BATS_FILE_TMPDIR/fl_loop\$" "$BATS_TEST_TMPDIR/f.syms"
+	assert_output 1
+	# hits = read + queued + lost, and the reader is gone
+	run grep -E '^#(hits|read|queued|lost|reader)' "$D/tracectl"
+	assert_output - <<-'END'
+	#hits 1000
+	#read 1000
+	#queued 0
+	#lost 0
+	END
+}
+
+@test "record without prog saves until SIGINT, then what is queued; it is a reader, not traced" {
+	traced
+	devtrace record -o "$BATS_TEST_TMPDIR/f" 2> "$BATS_TEST_TMPDIR/err" 3>&- &
+	r=$!
+	# shellcheck disable=SC2034 # read by teardown in helper.bash
+	BGPIDS="$r"
+	waitfor grep -qx "#reader $r" "$D/tracectl"
+	for i in 1 2 3 4 5; do ctl testtracein 1500 "$i" 0 0 0; done
+	kill -INT $r
+	st=0
+	wait $r || st=$?
+	assert_equal "$st" 0
+	run cat "$BATS_TEST_TMPDIR/err"
+	assert_output "devtrace record: 5 records saved, 0 lost"
+	run devtrace cat "$BATS_TEST_TMPDIR/f"
+	assert_success
+	assert_equal "${#lines[@]}" 5
+	assert_line --index 4 --regexp "^E 0000000000001500 [0-9a-f]{16} $(hex $$) 0000000000000005 "
+	run grep '^#reader' "$D/tracectl"
+	assert_failure
+}
+
+@test "records lost while record ran are counted exactly; those lost before it are not its; the counters balance" {
+	traced
+	ctl size 4
+	for i in $(seq 20); do ctl testtracein 1000 "$(printf %x "$i")" 0 0 0; done
+	run recordqueued "$BATS_TEST_TMPDIR/f0"
+	assert_success
+	run cat "$BATS_TEST_TMPDIR/f0.err"
+	assert_output "devtrace record: 16 records saved, 0 lost"
+	run devtrace cat "$BATS_TEST_TMPDIR/f0"
+	assert_equal "${#lines[@]}" 16
+	# the ring of 16 kept the last 16: 5..20
+	assert_line --index 0 --regexp "^E 0000000000001000 [0-9a-f]{16} [0-9a-f]{16} 0000000000000005 "
+	assert_line --index 15 --regexp "^E 0000000000001000 [0-9a-f]{16} [0-9a-f]{16} 0000000000000014 "
+	# stopped while 25 are written into 16 slots: 9 lost on its watch
+	devtrace record -o "$BATS_TEST_TMPDIR/f" 2> "$BATS_TEST_TMPDIR/err" 3>&- &
+	r=$!
+	# shellcheck disable=SC2034 # read by teardown in helper.bash
+	BGPIDS="$r"
+	waitfor grep -qx "#reader $r" "$D/tracectl"
+	kill -STOP $r
+	for i in $(seq 25); do ctl testtracein 1000 "$(printf %x "$i")" 0 0 0; done
+	kill -CONT $r
+	kill -INT $r
+	st=0
+	wait $r || st=$?
+	assert_equal "$st" 0
+	run cat "$BATS_TEST_TMPDIR/err"
+	assert_output "devtrace record: 16 records saved, 9 lost"
+	run devtrace cat "$BATS_TEST_TMPDIR/f"
+	assert_equal "${#lines[@]}" 16
+	assert_line --index 0 --regexp "^E 0000000000001000 [0-9a-f]{16} [0-9a-f]{16} 000000000000000a "
+	run grep -E '^#(hits|read|queued|lost) ' "$D/tracectl"
+	assert_output - <<-'END'
+	#hits 45
+	#read 32
+	#queued 0
+	#lost 13
+	END
+}
+
+@test "record with the device's lock held by another process says the device is busy" {
+	traced
+	"$ROOT/build/tests/hooks/devshm" "$D" hold 3000 &
+	# shellcheck disable=SC2034 # read by teardown in helper.bash
+	BGPIDS=$!
+	sleep 0.3
+	run --separate-stderr timeout 5 devtrace record -o "$BATS_TEST_TMPDIR/f"
+	assert_failure 1
+	assert_equal "$stderr" "devtrace record: device busy: another process holds its lock"
+}
+
+@test "a file that is not a record, or a truncated one, is a clear error" {
+	traced
+	inject
+	recordqueued "$BATS_TEST_TMPDIR/f"
+	F=$BATS_TEST_TMPDIR
+	head -c $((32 + 2 * 56 + 10)) "$F/f" > "$F/short"
+	run --separate-stderr devtrace cat "$F/short"
+	assert_failure 1
+	assert_equal "$stderr" "devtrace cat: $F/short: truncated: its last record has 10 of its 56 bytes"
+	# the whole records before it are printed all the same
+	assert_equal "${#lines[@]}" 2
+	head -c 20 "$F/f" > "$F/hdr"
+	run --separate-stderr devtrace cat "$F/hdr"
+	assert_failure 1
+	assert_equal "$stderr" "devtrace cat: $F/hdr: not a file of devtrace record (no devtrace header)"
+	run --separate-stderr devtrace cat "$F/f.syms"
+	assert_failure 1
+	assert_equal "$stderr" "devtrace cat: $F/f.syms: not a file of devtrace record (no devtrace header)"
+	{ head -c 8 "$F/f"; printf '\002\0\0\0'; tail -c +13 "$F/f"; } > "$F/v2"
+	run --separate-stderr devtrace cat "$F/v2"
+	assert_failure 1
+	assert_equal "$stderr" "devtrace cat: $F/v2: version 2 with records of 56 bytes: this devtrace reads version 1, 56 bytes"
+	run --separate-stderr devtrace cat "$F/none"
+	assert_failure 1
+	assert_equal "$stderr" "devtrace cat: $F/none: No such file or directory"
+	head -c 32 "$F/f" > "$F/empty"
+	run --separate-stderr devtrace cat "$F/empty"
+	assert_success
+	assert_output ""
+}
+
+@test "record's usage: -o is needed, prog must exist, a server must serve the device" {
+	run --separate-stderr devtrace record -o "$BATS_TEST_TMPDIR/f"
+	assert_failure 1
+	assert_equal "$stderr" "devtrace: no devtraced serves $D (devtrace start starts one)"
+	start
+	run --separate-stderr devtrace record
+	assert_failure 2
+	assert_equal "${stderr_lines[0]}" "devtrace record: no -o FILE to save the records in"
+	run --separate-stderr devtrace record -x
+	assert_failure 2
+	assert_equal "${stderr_lines[0]}" "devtrace record: unknown option -x"
+	run -127 --separate-stderr devtrace record -o "$BATS_TEST_TMPDIR/f" -- "$BATS_TEST_TMPDIR/nosuch"
+	assert_failure 127
+	assert_equal "$stderr" "devtrace record: $BATS_TEST_TMPDIR/nosuch: program not found"
+	run devtrace record --help
+	assert_success
+	assert_line --index 0 "usage: devtrace record -o FILE [--] [prog [arg ...]]"
+	run --separate-stderr devtrace cat -f "$BATS_TEST_TMPDIR/f"
+	assert_failure 2
+	assert_equal "${stderr_lines[0]}" "devtrace cat: unexpected argument '$BATS_TEST_TMPDIR/f'"
+}
+
+@test "record -- prog: prog's exit status; no symbols beside what is no regular file" {
+	needlib
+	start
+	run --separate-stderr devtrace record -o "$BATS_TEST_TMPDIR/f" -- sh -c 'exit 3'
+	assert_failure 3
+	assert_equal "$stderr" "devtrace record: 0 records saved, 0 lost"
+	run devtrace record -o /dev/null -- true
+	assert_success
+	run test -e /dev/null.syms
+	rm -f /dev/null.syms
+	assert_failure
+}
