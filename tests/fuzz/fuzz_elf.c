@@ -14,11 +14,12 @@
  *	  the table's names and ends in a NUL there, shorter than a string
  *	  table;
  *	- no more sites than the __patchable_function_entries sections
- *	  hold (or Maxsites), no more symbols than the symbol tables hold,
- *	  no more name bytes than a string table's size;
+ *	  hold (their union: overlapping sections count once; at most
+ *	  Maxsites), no more symbols than a symbol table holds, no more
+ *	  name bytes than a string table's size;
  *	- no allocation while reading beyond a bound from those sizes:
  *	  the live bytes (ASan's malloc hooks) stay under 16 times the
- *	  input plus 8 bytes per site the sections hold, plus 1 MiB;
+ *	  input plus 8 bytes per site the sections hold, plus 64 KiB;
  *	- a refusal leaves an empty table.
  */
 #include <gelf.h>
@@ -121,10 +122,38 @@ fileat(void *arg, uintptr_t a, size_t n)
 	return NULL;
 }
 
-static uint64_t
-satadd(uint64_t a, uint64_t b)
+typedef struct Rng Rng;
+struct Rng {
+	uint64_t lo, n;
+};
+
+static int
+rngcmp(const void *a, const void *b)
 {
-	return a + b < a ? UINT64_MAX : a + b;
+	const Rng *x = a, *y = b;
+
+	return x->lo < y->lo ? -1 : x->lo > y->lo;
+}
+
+/* words in the union of the sections' ranges (overlapping sections hold them once) */
+static uint64_t
+union8(Rng *r, size_t n)
+{
+	uint64_t w = 0, end = 0, hi;
+	size_t i;
+
+	qsort(r, n, sizeof *r, rngcmp);
+	for (i = 0; i < n; i++) {
+		hi = r[i].lo + r[i].n < r[i].lo ? UINT64_MAX : r[i].lo + r[i].n;
+		if (i == 0 || r[i].lo >= end) {
+			w += r[i].n / 8;
+			end = hi;
+		} else if (hi > end) {
+			w += (hi - end + 7) / 8;
+			end = hi;
+		}
+	}
+	return w;
 }
 
 typedef struct Bound Bound;
@@ -172,7 +201,7 @@ readcheck(Elf *e, Img *m, const Bound *b)
 		check(memchr(t.sym[i].name, 0, t.names + t.namesz - t.sym[i].name) != NULL);
 		check(strlen(t.sym[i].name) < b->str);
 	}
-	bound = 16 * b->size + 8 * b->ent + (1 << 20);
+	bound = 16 * b->size + 8 * b->ent + (64 << 10);
 	check(peak <= bound);
 	elftabfree(&t);
 }
@@ -183,6 +212,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	static int once;
 	unsigned char *buf;
 	Bound b = { 0, 0, 0, size };
+	Rng r[4096];
+	size_t nr = 0;
 	ElfW(Phdr) *ph = NULL;
 	Elf_Scn *scn = NULL;
 	GElf_Ehdr eh;
@@ -231,14 +262,18 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (gelf_getshdr(scn, &sh) == NULL)
 			continue;
 		name = elf_strptr(e, shstr, sh.sh_name);
-		if (name && strcmp(name, "__patchable_function_entries") == 0)
-			b.ent = satadd(b.ent, sh.sh_size / 8);
+		if (name && strcmp(name, "__patchable_function_entries") == 0 && sh.sh_size >= 8 &&
+		    nr < sizeof r / sizeof r[0]) {
+			r[nr].lo = sh.sh_addr;
+			r[nr++].n = sh.sh_size / 8 * 8;
+		}
 		if ((sh.sh_type == SHT_SYMTAB || sh.sh_type == SHT_DYNSYM) && sh.sh_entsize > 0 &&
 		    sh.sh_size / sh.sh_entsize > b.sym)
 			b.sym = sh.sh_size / sh.sh_entsize;
 		if (sh.sh_type == SHT_STRTAB && sh.sh_size > b.str)
 			b.str = sh.sh_size;
 	}
+	b.ent = nr < sizeof r / sizeof r[0] ? union8(r, nr) : UINT64_MAX;
 	if (b.ent > Maxsites)
 		b.ent = Maxsites;
 
