@@ -3,7 +3,11 @@
  * its sites (the __patchable_function_entries sections), its function
  * symbols, and whether it calls the classic hooks.  It touches no memory
  * of the object: the site addresses, which the loader relocated, come
- * through the caller's Elfat.
+ * through the caller's Elfat.  Every size and offset comes from a file
+ * that may be hostile (tests/fuzz/fuzz_elf.c feeds it such files): loop
+ * bounds come from the data libelf has, ranges are checked against the
+ * program headers without overflow, and what is allocated is bounded by
+ * the sections' sizes and Maxsites.
  */
 #include <gelf.h>
 #include <stdlib.h>
@@ -13,13 +17,17 @@
 
 static const char pfe[] = "__patchable_function_entries";
 
-static int
-symcmp(const void *a, const void *b)
-{
-	const Sym *x = a, *y = b;
+typedef struct Rng Rng;
+struct Rng {
+	uint64_t lo, n;		/* run-time address, bytes */
+};
 
-	return x->pc < y->pc ? -1 : x->pc > y->pc;
-}
+typedef struct Fsym Fsym;
+struct Fsym {
+	uint64_t pc;
+	uint32_t name;		/* offset in the string table */
+	uint32_t rank;		/* global 0, weak 1, local 2 */
+};
 
 static int
 u64cmp(const void *a, const void *b)
@@ -29,94 +37,42 @@ u64cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* is [a, a+n) inside a PT_LOAD with all of flags? */
+static int
+rngcmp(const void *a, const void *b)
+{
+	const Rng *x = a, *y = b;
+
+	return x->lo < y->lo ? -1 : x->lo > y->lo;
+}
+
+static int
+fsymcmp(const void *a, const void *b)
+{
+	const Fsym *x = a, *y = b;
+
+	if (x->pc != y->pc)
+		return x->pc < y->pc ? -1 : 1;
+	return x->rank < y->rank ? -1 : x->rank > y->rank;
+}
+
+/* is [a, a+n) inside a PT_LOAD with all of flags? (no sum may overflow) */
 static int
 inload(const ElfW(Phdr) *ph, size_t phnum, uintptr_t bias, uint64_t a, uint64_t n, unsigned flags)
 {
+	uint64_t lo, off;
 	size_t i;
 
-	for (i = 0; i < phnum; i++)
-		if (ph[i].p_type == PT_LOAD && (ph[i].p_flags & flags) == flags &&
-		    a >= bias + ph[i].p_vaddr && a + n <= bias + ph[i].p_vaddr + ph[i].p_memsz)
+	for (i = 0; i < phnum; i++) {
+		if (ph[i].p_type != PT_LOAD || (ph[i].p_flags & flags) != flags)
+			continue;
+		lo = bias + ph[i].p_vaddr;
+		if (lo + ph[i].p_memsz < lo)
+			continue;	/* wraps round: no loader maps that */
+		off = a - lo;
+		if (a >= lo && off < ph[i].p_memsz && n <= ph[i].p_memsz - off)
 			return 1;
+	}
 	return 0;
-}
-
-/* symbol i if it is a defined function with a name: its name, else nil */
-static const char *
-funcsym(Elf *e, GElf_Shdr *sh, Elf_Data *data, size_t i, GElf_Sym *sym)
-{
-	const char *s;
-
-	if (gelf_getsym(data, i, sym) == NULL || sym->st_shndx == SHN_UNDEF || sym->st_value == 0)
-		return NULL;
-	if (GELF_ST_TYPE(sym->st_info) != STT_FUNC && GELF_ST_TYPE(sym->st_info) != STT_GNU_IFUNC)
-		return NULL;
-	if ((s = elf_strptr(e, sh->sh_link, sym->st_name)) == NULL || *s == 0)
-		return NULL;
-	return s;
-}
-
-/* function symbols, one per address (a global name before a local or weak one) */
-static void
-readsyms(Elftab *t, Elf *e, Elf_Scn *scn, uintptr_t bias)
-{
-	GElf_Shdr sh;
-	GElf_Sym sym;
-	Elf_Data *data;
-	size_t i, n, len = 0, k = 0;
-	unsigned char *bind;
-	char *names;
-	const char *s;
-	Sym *v;
-
-	if (scn == NULL || gelf_getshdr(scn, &sh) == NULL || (data = elf_getdata(scn, NULL)) == NULL || sh.sh_entsize == 0)
-		return;
-	n = sh.sh_size / sh.sh_entsize;
-	for (i = 0; i < n; i++) {
-		if ((s = funcsym(e, &sh, data, i, &sym)) == NULL)
-			continue;
-		len += strlen(s) + 1;
-		k++;
-	}
-	if (k == 0)
-		return;
-	v = malloc(k * sizeof *v);
-	bind = malloc(k);
-	names = malloc(len);
-	if (v == NULL || bind == NULL || names == NULL) {
-		free(v);
-		free(bind);
-		free(names);
-		return;
-	}
-	t->names = names;
-	t->namesz = len;
-	k = 0;
-	for (i = 0; i < n; i++) {
-		if ((s = funcsym(e, &sh, data, i, &sym)) == NULL)
-			continue;
-		v[k].pc = bias + sym.st_value;
-		v[k].name = names;
-		/* sort key: keep the binding in the low bits of a parallel array */
-		bind[k] = GELF_ST_BIND(sym.st_info);
-		names = stpcpy(names, s) + 1;
-		k++;
-	}
-	/* prefer a global name: mark each with its binding, sort, keep the best per pc */
-	for (i = 0; i < k; i++)
-		v[i].pc = v[i].pc << 2 | (bind[i] == STB_GLOBAL ? 0 : bind[i] == STB_WEAK ? 1 : 2);
-	free(bind);
-	qsort(v, k, sizeof *v, symcmp);
-	n = 0;
-	for (i = 0; i < k; i++) {
-		v[i].pc >>= 2;
-		if (n > 0 && v[n - 1].pc == v[i].pc)
-			continue;
-		v[n++] = v[i];
-	}
-	t->sym = v;
-	t->nsym = n;
 }
 
 /* does the file match the mapping the loader made? */
@@ -144,39 +100,88 @@ samephdrs(Elf *e, const ElfW(Phdr) *ph, size_t phnum)
 	return k > 0;
 }
 
+/* a symbol section's data and how many symbols it holds, as far as its data goes */
+static Elf_Data *
+symdata(Elf_Scn *scn, GElf_Shdr *sh, size_t *n)
+{
+	Elf_Data *d;
+
+	*n = 0;
+	if (scn == NULL || gelf_getshdr(scn, sh) == NULL || sh->sh_entsize == 0 ||
+	    (d = elf_getdata(scn, NULL)) == NULL || d->d_buf == NULL)
+		return NULL;
+	*n = sh->sh_size / sh->sh_entsize;
+	if (*n > d->d_size / sizeof(ElfW(Sym)))
+		*n = d->d_size / sizeof(ElfW(Sym));
+	return d;
+}
+
 /*
- * The sites of o, from its __patchable_function_entries sections: each
- * a fresh NOP sled at a function's entry (or just after its landing pad).
- * Kept: the words that can be sites, in executable code, once each.
+ * The sites, from the __patchable_function_entries sections: each word
+ * a fresh NOP sled at a function's entry (or just after its landing
+ * pad).  Sections that overlap are read once; at most Maxsites words.
  */
 static void
 readentries(Elftab *t, Elf *e, size_t shstr, const ElfW(Phdr) *ph, size_t phnum, uintptr_t bias, Elfat *at, void *arg)
 {
 	Elf_Scn *scn = NULL;
 	GElf_Shdr sh;
-	uint64_t *v = NULL, *nv;
-	const uint64_t *p;
-	size_t n = 0, k, i, j;
+	Rng *r = NULL, *nr;
+	uint64_t *v = NULL, *nv, a;
+	size_t nr_ = 0, cap = 0, n = 0, i, j, k;
 	const char *name;
+	const void *p;
 
 	while ((scn = elf_nextscn(e, scn)) != NULL) {
 		if (gelf_getshdr(scn, &sh) == NULL || (name = elf_strptr(e, shstr, sh.sh_name)) == NULL ||
-		    strcmp(name, pfe) != 0 || !(sh.sh_flags & SHF_ALLOC))
+		    strcmp(name, pfe) != 0 || !(sh.sh_flags & SHF_ALLOC) || sh.sh_size / 8 == 0)
 			continue;
-		k = sh.sh_size / 8;
-		if (k == 0 || !inload(ph, phnum, bias, bias + sh.sh_addr, k * 8, 0) ||
-		    (p = at(arg, bias + sh.sh_addr, k * 8)) == NULL)
+		a = bias + sh.sh_addr;
+		if (!inload(ph, phnum, bias, a, sh.sh_size / 8 * 8, PF_R))
+			continue;
+		if (nr_ == cap) {
+			cap = cap ? 2 * cap : 4;
+			if ((nr = realloc(r, cap * sizeof *r)) == NULL)
+				break;
+			r = nr;
+		}
+		r[nr_].lo = a;
+		r[nr_++].n = sh.sh_size / 8 * 8;
+	}
+	/* merge overlapping sections (a hostile file's: the linker makes one) */
+	if (nr_ > 1)
+		qsort(r, nr_, sizeof *r, rngcmp);
+	for (i = 0, j = 0; i < nr_; i++) {
+		if (j > 0 && r[i].lo < r[j - 1].lo + r[j - 1].n) {
+			if (r[i].lo + r[i].n > r[j - 1].lo + r[j - 1].n)
+				r[j - 1].n = (r[i].lo + r[i].n - r[j - 1].lo) / 8 * 8;
+			continue;
+		}
+		r[j++] = r[i];
+	}
+	nr_ = j;
+	for (i = 0; i < nr_ && n < Maxsites; i++) {
+		k = r[i].n / 8;
+		if (k > Maxsites - n)
+			k = Maxsites - n;
+		if ((p = at(arg, r[i].lo, k * 8)) == NULL)
 			continue;
 		if ((nv = realloc(v, (n + k) * sizeof *v)) == NULL)
 			break;
 		v = nv;
-		for (i = 0; i < k; i++)
-			v[n++] = p[i];
+		memcpy(v + n, p, k * 8);
+		n += k;
 	}
+	free(r);
+	/* keep the words that can be sites: in executable code, once each */
+	for (i = 0, j = 0; i < n; i++)
+		if (v[i] != 0 && inload(ph, phnum, bias, v[i], Sledlen, PF_X))
+			v[j++] = v[i];
+	n = j;
 	if (n > 1)
 		qsort(v, n, sizeof *v, u64cmp);
 	for (i = 0, j = 0; i < n; i++)
-		if (v[i] != 0 && (j == 0 || v[j - 1] != v[i]) && inload(ph, phnum, bias, v[i], Sledlen, PF_X))
+		if (j == 0 || v[j - 1] != v[i])
 			v[j++] = v[i];
 	if (j == 0) {
 		free(v);
@@ -186,6 +191,7 @@ readentries(Elftab *t, Elf *e, size_t shstr, const ElfW(Phdr) *ph, size_t phnum,
 	t->nent = j;
 }
 
+/* does the object call __cyg_profile_func_enter (an undefined dynamic symbol)? */
 static int
 classicref(Elf *e, Elf_Scn *scn)
 {
@@ -195,14 +201,76 @@ classicref(Elf *e, Elf_Scn *scn)
 	size_t i, n;
 	const char *s;
 
-	if (scn == NULL || gelf_getshdr(scn, &sh) == NULL || (data = elf_getdata(scn, NULL)) == NULL || sh.sh_entsize == 0)
+	if ((data = symdata(scn, &sh, &n)) == NULL)
 		return 0;
-	n = sh.sh_size / sh.sh_entsize;
 	for (i = 0; i < n; i++)
 		if (gelf_getsym(data, i, &sym) != NULL && sym.st_shndx == SHN_UNDEF &&
 		    (s = elf_strptr(e, sh.sh_link, sym.st_name)) != NULL && strcmp(s, "__cyg_profile_func_enter") == 0)
 			return 1;
 	return 0;
+}
+
+/*
+ * Function symbols, one per address (a global name before a weak one,
+ * a weak one before a local one).  The names stay in one copy of the
+ * string table: a name is used only if it ends within the table.
+ */
+static void
+readsyms(Elftab *t, Elf *e, Elf_Scn *scn, uintptr_t bias)
+{
+	GElf_Shdr sh, ssh;
+	GElf_Sym sym;
+	Elf_Data *data, *sd;
+	Elf_Scn *sscn;
+	size_t i, n, k = 0;
+	const char *str;
+	Fsym *f;
+	Sym *v = NULL;
+	int b;
+
+	if ((data = symdata(scn, &sh, &n)) == NULL || n == 0)
+		return;
+	if ((sscn = elf_getscn(e, sh.sh_link)) == NULL || gelf_getshdr(sscn, &ssh) == NULL ||
+	    ssh.sh_type != SHT_STRTAB || (sd = elf_getdata(sscn, NULL)) == NULL || sd->d_buf == NULL ||
+	    sd->d_size == 0)
+		return;
+	str = sd->d_buf;
+	if ((f = malloc(n * sizeof *f)) == NULL)
+		return;
+	for (i = 0; i < n; i++) {
+		if (gelf_getsym(data, i, &sym) == NULL || sym.st_shndx == SHN_UNDEF || sym.st_value == 0)
+			continue;
+		if (GELF_ST_TYPE(sym.st_info) != STT_FUNC && GELF_ST_TYPE(sym.st_info) != STT_GNU_IFUNC)
+			continue;
+		if (sym.st_name >= sd->d_size || str[sym.st_name] == 0 ||
+		    memchr(str + sym.st_name, 0, sd->d_size - sym.st_name) == NULL)
+			continue;
+		b = GELF_ST_BIND(sym.st_info);
+		f[k].pc = bias + sym.st_value;
+		f[k].name = sym.st_name;
+		f[k].rank = b == STB_GLOBAL ? 0 : b == STB_WEAK ? 1 : 2;
+		k++;
+	}
+	if (k > 1)
+		qsort(f, k, sizeof *f, fsymcmp);
+	for (i = 0, n = 0; i < k; i++)
+		if (n == 0 || f[n - 1].pc != f[i].pc)
+			f[n++] = f[i];
+	if (n == 0 || (v = malloc(n * sizeof *v)) == NULL || (t->names = malloc(sd->d_size + 1)) == NULL) {
+		free(v);
+		free(f);
+		return;
+	}
+	memcpy(t->names, str, sd->d_size);
+	t->names[sd->d_size] = 0;
+	t->namesz = sd->d_size + 1;
+	for (i = 0; i < n; i++) {
+		v[i].pc = f[i].pc;
+		v[i].name = t->names + f[i].name;
+	}
+	free(f);
+	t->sym = v;
+	t->nsym = n;
 }
 
 /*
