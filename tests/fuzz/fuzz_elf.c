@@ -11,8 +11,8 @@
  *	- every site lies, with its Sledlen bytes, inside a PT_LOAD with
  *	  PF_X; the sites are sorted and distinct, none is 0;
  *	- the symbols are sorted by pc and distinct; every name is inside
- *	  the table's names and ends in a NUL there, shorter than a string
- *	  table;
+ *	  the table's copy of the string table and ends in a NUL of the
+ *	  file's table (not the one the copy adds after it);
  *	- no more sites than the __patchable_function_entries sections
  *	  hold (their union: overlapping sections count once; at most
  *	  Maxsites), no more symbols than a symbol table holds, no more
@@ -198,8 +198,8 @@ readcheck(Elf *e, Img *m, const Bound *b)
 		check(i == 0 || t.sym[i - 1].pc < t.sym[i].pc);
 		check(t.sym[i].name >= t.names && t.sym[i].name < t.names + t.namesz);
 		check(*t.sym[i].name != 0);
-		check(memchr(t.sym[i].name, 0, t.names + t.namesz - t.sym[i].name) != NULL);
-		check(strlen(t.sym[i].name) < b->str);
+		/* ends before the NUL the copy adds: inside the file's string table */
+		check(memchr(t.sym[i].name, 0, t.names + t.namesz - 1 - t.sym[i].name) != NULL);
 	}
 	bound = 16 * b->size + 8 * b->ent + (64 << 10);
 	check(peak <= bound);
