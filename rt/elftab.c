@@ -148,14 +148,20 @@ readentries(Elftab *t, Elf *e, size_t shstr, const ElfW(Phdr) *ph, size_t phnum,
 		r[nr_].lo = a;
 		r[nr_++].n = sh.sh_size / 8 * 8;
 	}
-	/* merge overlapping sections (a hostile file's: the linker makes one) */
+	/*
+	 * Merge overlapping sections (a hostile file's: the linker makes
+	 * one), when the union too lies in one readable segment.
+	 */
 	if (nr_ > 1)
 		qsort(r, nr_, sizeof *r, rngcmp);
 	for (i = 0, j = 0; i < nr_; i++) {
 		if (j > 0 && r[i].lo < r[j - 1].lo + r[j - 1].n) {
-			if (r[i].lo + r[i].n > r[j - 1].lo + r[j - 1].n)
-				r[j - 1].n = (r[i].lo + r[i].n - r[j - 1].lo) / 8 * 8;
-			continue;
+			uint64_t hi = r[i].lo + r[i].n, jhi = r[j - 1].lo + r[j - 1].n;
+			uint64_t un = ((hi > jhi ? hi : jhi) - r[j - 1].lo) / 8 * 8;
+			if (inload(ph, phnum, bias, r[j - 1].lo, un, PF_R)) {
+				r[j - 1].n = un;
+				continue;
+			}
 		}
 		r[j++] = r[i];
 	}
