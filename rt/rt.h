@@ -173,7 +173,7 @@ void	objsyms(Obj *o) HIDDEN;
 /* scan.c: finding new objects */
 int	objscan(void) HIDDEN;	/* how many new ones have hooks; the lock is held */
 
-/* elf.c: an object's file */
+/* elf.c: an object's file (read by elftab.c, rt/elftab.h) */
 struct dl_phdr_info;
 int	elfinit(void) HIDDEN;
 int	elfread(Obj *o, const char *file, struct dl_phdr_info *info, uint64_t **ent, size_t *nent) HIDDEN;

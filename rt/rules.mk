@@ -2,7 +2,7 @@
 # The runtime is never built with hooks (whatever CFLAGS say) and exports
 # only dlopen, the longjmp family and the classic hooks (rt/libdevtrace.map).
 # the runtime's files, callers first (rt/rt.h); tests/layers checks that no file calls back up
-RT_FILES = init dl ctl apply syms scan elf sites grace patch sync hook classic jmp shadow thr obj rt
+RT_FILES = init dl ctl apply syms scan elf elftab sites grace patch sync hook classic jmp shadow thr obj rt
 RT_OBJ = $(RT_FILES:%=$(B)/rt/%.o) $(ARCH_OBJ)
 RT_NOHOOKS = -DDEVTRACE_RUNTIME -fno-instrument-functions -fpatchable-function-entry=0,0 -fvisibility=hidden
 

@@ -6,6 +6,9 @@
 #   fuzz-glob  the device's symbol-name pattern matcher (dev/lib.c)
 #   fuzz-block the readers and writers of a scribbled shared block
 #   fuzz-shm   the host's mapping of a scribbled device file (host/shm.c)
+#   fuzz-elf   the runtime's reading of a hostile object file (rt/elftab.c),
+#              seeded with fixture binaries built here (plain, --classic,
+#              stripped) besides tests/fuzz/corpus/elf
 #   fuzz-awk   every script of scripts/ under mawk and gawk ends in time
 # `make fuzz` runs each for FUZZ_LONG seconds (and fuzz-pred, for
 # PREDFUZZ_LONG).  New corpus entries and findings stay in build/fuzz/.
@@ -19,6 +22,7 @@ FUZZ_OPTS_ctl = -dict=tests/fuzz/ctl.dict -max_len=2048 -timeout=10
 FUZZ_OPTS_glob = -dict=tests/fuzz/glob.dict -max_len=256 -timeout=5
 FUZZ_OPTS_block = -dict=tests/fuzz/block.dict -max_len=1024 -timeout=10
 FUZZ_OPTS_shm = -dict=tests/fuzz/block.dict -max_len=512 -timeout=10
+FUZZ_OPTS_elf = -dict=tests/fuzz/elf.dict -max_len=65536 -timeout=10
 
 # the whole device, so the harness follows it however dev/ is split
 FUZZ_CTL_SRC = tests/fuzz/fuzz_ctl.c tests/dev/host.c $(DEV_SRC)
@@ -40,12 +44,30 @@ $(FUZZ_B)/fuzz_glob: tests/fuzz/fuzz_glob.c dev/lib.c dev/lib.h
 	@mkdir -p $(dir $@)
 	$(FUZZCC) $(FUZZ_CFLAGS) -o $@ tests/fuzz/fuzz_glob.c dev/lib.c
 
-SUITES += fuzz-ctl fuzz-glob fuzz-block fuzz-shm fuzz-awk
+# the reader alone (no runtime state), libelf uninstrumented
+FUZZ_ELF_SRC = tests/fuzz/fuzz_elf.c rt/elftab.c
+$(FUZZ_B)/fuzz_elf: $(FUZZ_ELF_SRC) rt/elftab.h rt/rt.h arch/$(ARCH)/site.h
+	@mkdir -p $(dir $@)
+	$(FUZZCC) $(FUZZ_CFLAGS) -D_GNU_SOURCE -Iarch/$(ARCH) -o $@ $(FUZZ_ELF_SRC) -lelf
+
+# seeds built here, not committed: fx_basic with sites, with classic hooks, and stripped
+FUZZ_SEEDS_elf = $(FUZZ_B)/elf/corpus/seed-sites $(FUZZ_B)/elf/corpus/seed-classic \
+	$(FUZZ_B)/elf/corpus/seed-stripped
+$(FUZZ_B)/elf/corpus/seed-sites: tests/hooks/fx_basic.c bin/devtrace-cc
+	@mkdir -p $(dir $@)
+	bin/devtrace-cc -O1 -o $@ $<
+$(FUZZ_B)/elf/corpus/seed-classic: tests/hooks/fx_basic.c bin/devtrace-cc
+	@mkdir -p $(dir $@)
+	bin/devtrace-cc --classic -O1 -o $@ $<
+$(FUZZ_B)/elf/corpus/seed-stripped: $(FUZZ_B)/elf/corpus/seed-sites
+	strip -o $@ $<
+
+SUITES += fuzz-ctl fuzz-glob fuzz-block fuzz-shm fuzz-elf fuzz-awk
 
 # check-fuzz-NAME: build (a failed build is one failed test), then runfuzz
-check-fuzz-ctl check-fuzz-glob check-fuzz-block check-fuzz-shm: check-fuzz-%:
+check-fuzz-ctl check-fuzz-glob check-fuzz-block check-fuzz-shm check-fuzz-elf: check-fuzz-%:
 	@mkdir -p $(B)/tap $(FUZZ_B)/$*
-	@if $(MAKE) --no-print-directory $(FUZZ_B)/fuzz_$* > $(B)/tap/fuzz-$*.err 2>&1; then \
+	@if $(MAKE) --no-print-directory $(FUZZ_B)/fuzz_$* $(FUZZ_SEEDS_$*) > $(B)/tap/fuzz-$*.err 2>&1; then \
 		tests/fuzz/runfuzz $* $(FUZZ_B)/fuzz_$* $(FUZZ_TIME) $(FUZZ_B)/$* $(FUZZ_OPTS_$*) \
 			> $(B)/tap/fuzz-$*.tap 2>> $(B)/tap/fuzz-$*.err; \
 	else printf '1..1\nnot ok 1 - fuzz_%s builds\n' $* > $(B)/tap/fuzz-$*.tap; fi; true
@@ -55,12 +77,14 @@ check-fuzz-awk:
 	@tests/fuzz/awkfuzz $(FUZZ_TIME) $(FUZZ_B)/awk > $(B)/tap/fuzz-awk.tap 2> $(B)/tap/fuzz-awk.err || true
 
 # the long runs: their TAP on the terminal, libFuzzer's output in build/fuzz/NAME.log
-fuzz-ctl fuzz-glob fuzz-block fuzz-shm: fuzz-%: $(FUZZ_B)/fuzz_%
+fuzz-ctl fuzz-glob fuzz-block fuzz-shm fuzz-elf: fuzz-%: $(FUZZ_B)/fuzz_%
 	tests/fuzz/runfuzz $* $< $(FUZZ_LONG) $(FUZZ_B)/$* $(FUZZ_OPTS_$*) 2> $(FUZZ_B)/$*.log
+
+fuzz-elf: $(FUZZ_SEEDS_elf)
 
 fuzz-awk:
 	tests/fuzz/awkfuzz $(FUZZ_LONG) $(FUZZ_B)/awk
 
-fuzz: fuzz-ctl fuzz-glob fuzz-block fuzz-shm fuzz-awk fuzz-pred
+fuzz: fuzz-ctl fuzz-glob fuzz-block fuzz-shm fuzz-elf fuzz-awk fuzz-pred
 
-.PHONY: check-fuzz-ctl check-fuzz-glob check-fuzz-block check-fuzz-shm check-fuzz-awk fuzz-ctl fuzz-glob fuzz-block fuzz-shm fuzz-awk fuzz
+.PHONY: check-fuzz-ctl check-fuzz-glob check-fuzz-block check-fuzz-shm check-fuzz-elf check-fuzz-awk fuzz-ctl fuzz-glob fuzz-block fuzz-shm fuzz-elf fuzz-awk fuzz
