@@ -528,7 +528,7 @@ storm() {
 
 @test "text stays write-protected: no writable code mapping while sites are on" {
 	on tick
-	traced "$H/fx_tick" 40 > /dev/null &
+	traced "$H/fx_tick" 1000 > /dev/null &	# 20 s at most: killed below, however slow the machine
 	pid=$!
 	sleep 0.4
 	run awk '$2 ~ /w/ && $2 ~ /x/' /proc/$pid/maps
