@@ -8,7 +8,7 @@ SOAK_B = $(B)/tests/soak
 SOAK_TIME = 300
 SOAK_SHORT = 15
 SOAK_SCRIBBLE = 0
-SOAK_SHORT_SCRIBBLE = 0
+SOAK_SHORT_SCRIBBLE = 1
 SOAK_DEPS = bin/devtraced bin/devtrace bin/devtrace-cc lib/libdevtrace.so $(SOAK_B)/sk_work
 
 # -O1: sk_step and sk_mix stay calls
