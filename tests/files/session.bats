@@ -7,12 +7,14 @@ load helper
 	run state
 	assert_output - <<-'END'
 	logsize 8192
+	policy ring
 	watch 0
 	stop
 	#hits 0
 	#read 0
 	#queued 0
 	#lost 0
+	#dropped 0
 	#filtered 0
 	#reentered 0
 	#deep 0
@@ -31,6 +33,7 @@ load helper
 	run state
 	assert_output - <<-'END'
 	logsize 8192
+	policy ring
 	trace 0000000000119f61 000000000011aac8 new rtc
 	trace rtc on
 	watch 0
@@ -39,6 +42,7 @@ load helper
 	#read 0
 	#queued 3
 	#lost 0
+	#dropped 0
 	#filtered 0
 	#reentered 0
 	#deep 0
@@ -125,6 +129,7 @@ load helper
 	run grep -v '^#' "$BATS_TEST_TMPDIR/saved"
 	assert_output - <<-'END'
 	logsize 8192
+	policy ring
 	trace 0000000000001000 0000000000002000 new a
 	trace a on
 	trace 0000000000003000 0000000000004000 new b
