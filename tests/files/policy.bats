@@ -83,6 +83,7 @@ calls() {
 	tracing "size 10" "policy block 10000"
 	cat "$D/tracepipe" > "$BATS_TEST_TMPDIR/out" 3>&- &
 	c=$!
+	# shellcheck disable=SC2034 # read by teardown in helper.bash
 	BGPIDS=$c
 	waitfor grep -qx "#reader $c" "$D/tracectl"
 	# 40,000 records through a ring of 1024
@@ -111,6 +112,7 @@ calls() {
 	tracing "size 4" "policy block 200"
 	cat "$D/tracepipe" > "$BATS_TEST_TMPDIR/out" 3>&- &
 	c=$!
+	# shellcheck disable=SC2034 # read by teardown in helper.bash
 	BGPIDS=$c
 	waitfor grep -qx "#reader $c" "$D/tracectl"
 	kill -STOP $c
