@@ -143,20 +143,40 @@ recordblock(Dev *d, const Hit *h, uint32_t log, uint32_t waitms)
 }
 
 /*
+ * The policy and its bound as the block holds them: any process may
+ * have written either, so a policy no command sets is damage (counted,
+ * taken as ring) and a bound is clamped to what a command allows.
+ */
+static inline uint32_t
+policyof(Dev *d, uint32_t *waitms)
+{
+	uint32_t p = rld(&d->policy), ms = rld(&d->waitms);
+
+	if (__builtin_expect(p >= Npolicy, 0)) {
+		aadd(&d->count[Ccorrupt], 1);
+		return Pring;
+	}
+	*waitms = ms < 1 ? 1 : ms > Waitmax ? Waitmax : ms;
+	return p;
+}
+
+/*
  * No Writer of this device, a log past its bound, or a policy other than
  * ring: ask the host, count damage, then as the policy says.
  */
 static __attribute__((noinline)) void
 recordslow(Dev *d, const Hit *h)
 {
+	const Writer *w = h->w;
 	uint32_t log = rld(&d->log), waitms;
 	uint64_t t, tail;
 
-	if (log > hostlogmax(d)) {	/* a log past the mapping is damage, not an index */
+	/* the Writer keeps the host's bound: asked of the host only without one */
+	if (log > (w && w->d == d ? w->lim : hostlogmax(d))) {	/* a log past the mapping is damage, not an index */
 		aadd(&d->count[Ccorrupt], 1);
 		return;
 	}
-	switch (ringpolicy(d, &waitms)) {
+	switch (policyof(d, &waitms)) {
 	case Pfill:
 		if (room(d, 1ull << log, &t, &tail))
 			fillslot(d, h, log, t);
@@ -188,22 +208,11 @@ devrecord(Dev *d, const Hit *h)
 		recordslow(d, h);
 }
 
-/*
- * The policy and its bound as the block holds them: any process may
- * have written either, so a policy no command sets is damage (counted,
- * taken as ring) and a bound is clamped to what a command allows.
- */
+/* the control side's look at the policy: policyof's */
 uint32_t
 ringpolicy(Dev *d, uint32_t *waitms)
 {
-	uint32_t p = rld(&d->policy), ms = rld(&d->waitms);
-
-	if (p >= Npolicy) {
-		aadd(&d->count[Ccorrupt], 1);
-		return Pring;
-	}
-	*waitms = ms < 1 ? 1 : ms > Waitmax ? Waitmax : ms;
-	return p;
+	return policyof(d, waitms);
 }
 
 /*
