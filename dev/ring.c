@@ -177,14 +177,18 @@ recordslow(Dev *d, const Hit *h)
 		return;
 	}
 	switch (policyof(d, &waitms)) {
+	case Pblock:
+		if (w) {	/* a hook's: it holds no lock, it may wait */
+			recordblock(d, h, log, waitms);
+			return;
+		}
+		/* no Writer: the control side's testtracein, under the host's lock: it never waits */
+		/* fall through */
 	case Pfill:
 		if (room(d, 1ull << log, &t, &tail))
 			fillslot(d, h, log, t);
 		else
 			drop(d, h);
-		return;
-	case Pblock:
-		recordblock(d, h, log, waitms);
 		return;
 	}
 	put(d, h, log);

@@ -171,6 +171,7 @@ test_block_reader_loses_nothing(void **unused)
 	Dev *d = newdev(8);
 	pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 	struct drain r = { d, &lock, 0, 0, 0 };
+	Writer w = { 0 };	/* a hook's: only a hook waits */
 	pthread_t t;
 	int i;
 
@@ -179,7 +180,7 @@ test_block_reader_loses_nothing(void **unused)
 	testwaits = 0;
 	assert_int_equal(pthread_create(&t, 0, drain, &r), 0);
 	for (i = 0; i < Nblock; i++)
-		rec(d, i, NULL);
+		rec(d, i, &w);
 	__atomic_store_n(&r.done, 1, __ATOMIC_RELEASE);
 	assert_int_equal(pthread_join(t, 0), 0);
 	assert_int_equal(r.bad, 0);
@@ -208,16 +209,17 @@ test_block_no_reader_bounded(void **unused)
 {
 	Dev *d = newdev(8);
 	uint64_t a[Nrec + 1], t0, real, waits;
+	Writer w = { 0 };
 	int i;
 
 	(void)unused;
 	assert_int_equal(ctl(d, "size 4\npolicy block 100"), 0);
 	for (i = 0; i < Nrec; i++)
-		rec(d, i, NULL);
+		rec(d, i, &w);
 	testwaits = 0;
 	t0 = testnsec;
 	real = realnsec();
-	rec(d, Nrec, NULL);
+	rec(d, Nrec, &w);
 	real = realnsec() - real;
 	assert_true(testnsec - t0 >= 100 * 1000 * 1000);	/* the bound, and at most one nap more */
 	assert_true(testnsec - t0 < 102 * 1000 * 1000);
@@ -225,7 +227,7 @@ test_block_no_reader_bounded(void **unused)
 	assert_true(real < 2000ull * 1000 * 1000);
 	waits = testwaits;
 	for (i = Nrec + 1; i < 30; i++)
-		rec(d, i, NULL);
+		rec(d, i, &w);
 	assert_int_equal(testwaits, waits);	/* stalled: dropped without a wait */
 	counts(d, 30, 0, Nrec, 0, 30 - Nrec);
 	/* the reader reads: the oldest, all of them; then room again, and a wait again when full */
@@ -233,12 +235,32 @@ test_block_no_reader_bounded(void **unused)
 	assert_int_equal(a[0], 0);
 	assert_int_equal(a[Nrec - 1], Nrec - 1);
 	for (i = 0; i < Nrec; i++)
-		rec(d, 100 + i, NULL);
+		rec(d, 100 + i, &w);
 	assert_int_equal(testwaits, waits);
 	t0 = testnsec;
-	rec(d, 200, NULL);
+	rec(d, 200, &w);
 	assert_true(testnsec - t0 >= 100 * 1000 * 1000);
 	counts(d, 30 + Nrec + 1, Nrec, Nrec, 0, 30 - Nrec + 1);
+	free(d);
+}
+
+/*
+ * testtracein runs under the host's lock: its record never waits, even
+ * under block (written if there is room, else dropped, as under fill).
+ */
+static void
+test_block_control_never_waits(void **unused)
+{
+	Dev *d = newdev(8);
+	int i;
+
+	(void)unused;
+	assert_int_equal(ctl(d, "size 4\npolicy block 100\ntrace 1000 2000 new a\ntrace a on\nstart"), 0);
+	testwaits = 0;
+	for (i = 0; i < Nrec + 3; i++)
+		assert_int_equal(ctl(d, "testtracein 1500 1 2 3 4"), 0);
+	assert_int_equal(testwaits, 0);
+	counts(d, Nrec + 3, 0, Nrec, 0, 3);
 	free(d);
 }
 
@@ -339,6 +361,7 @@ main(void)
 		cmocka_unit_test(test_fill_writer_decides_again),
 		cmocka_unit_test(test_block_reader_loses_nothing),
 		cmocka_unit_test(test_block_no_reader_bounded),
+		cmocka_unit_test(test_block_control_never_waits),
 		cmocka_unit_test(test_policy_state_replay),
 		cmocka_unit_test(test_policy_refused),
 		cmocka_unit_test(test_policy_damage),
