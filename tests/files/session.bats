@@ -2,6 +2,11 @@
 # The device used as the paper uses it: echo into tracectl, cat the files.
 load helper
 
+# the file has n lines (counted again at every try of waitfor)
+nlines() {
+	[ "$(wc -l < "$1")" -eq "$2" ]
+}
+
 @test "the paper's session: cat tracectl, trace new, on, start, inject, cat tracectl, cat trace, stop" {
 	start
 	run state
@@ -158,7 +163,7 @@ load helper
 	ctl testtracein 1500 1 2 3 4
 	waitfor test -s "$BATS_TEST_TMPDIR/out"
 	ctl testtracein 1600 5 6 7 8
-	waitfor test "$(wc -l < "$BATS_TEST_TMPDIR/out")" -eq 2
+	waitfor nlines "$BATS_TEST_TMPDIR/out" 2
 	wellformed "$BATS_TEST_TMPDIR/out"
 	kill -TERM $c
 	waitfor bash -c "! kill -0 $c 2>/dev/null"

@@ -11,7 +11,7 @@
  *	  leaves a reason, and deverr is NUL-terminated within Errmax;
  *	- the state text is NUL-terminated, shorter than Statemax, as long
  *	  as devstate says, printable lines, nothing written past it, and
- *	  #hits = #read + #queued + #lost;
+ *	  #hits = #read + #queued + #lost + #dropped;
  *	- devstate into a short buffer writes the text's start and nothing
  *	  past its end, and returns the whole length, as snprintf does.
  * At the end:
@@ -26,6 +26,7 @@
 #include <string.h>
 
 #include "dev/devtrace.h"
+#include "tests/dev/testhost.h"
 
 enum {
 	Logmaxfuzz = 10,	/* "size 4".."size 10" work, above is refused */
@@ -94,7 +95,7 @@ checkstate(Dev *d, size_t small)
 
 	len = readstate(d, state);
 	check(counter(state, "#hits") ==
-		counter(state, "#read") + counter(state, "#queued") + counter(state, "#lost"));
+		counter(state, "#read") + counter(state, "#queued") + counter(state, "#lost") + counter(state, "#dropped"));
 	memset(buf, 0xa5, sizeof buf);
 	n = devstate(d, buf, small);	/* like snprintf: the whole length, what fits */
 	check(n == len);
@@ -189,6 +190,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t n)
 		dev = malloc(devbytes);
 		dev2 = malloc(devbytes);
 		check(dev != NULL && dev2 != NULL);
+		testmade(dev, Logmaxfuzz);	/* the host's own bound for each: hostlogmax */
+		testmade(dev2, Logmaxfuzz);
 	}
 	fresh(dev);
 	memset(&r, 0, sizeof r);
