@@ -116,12 +116,18 @@ drop(Dev *d, const Hit *h)
  * one per record.
  */
 static void
-recordblock(Dev *d, const Hit *h, uint32_t log, uint32_t waitms)
+recordblock(Dev *d, const Hit *h, uint32_t lim, uint32_t waitms)
 {
-	uint64_t cap = 1ull << log, t, tail, seen = 0, since = 0, now, nap = Napmin;
+	uint64_t t, tail, seen = 0, since = 0, now, nap = Napmin;
+	uint32_t log;
 
 	for (;;) {
-		if (room(d, cap, &t, &tail)) {
+		/* a size may come while we wait: the ring's size as it is now, checked */
+		if ((log = rld(&d->log)) > lim) {
+			aadd(&d->count[Ccorrupt], 1);
+			return;
+		}
+		if (room(d, 1ull << log, &t, &tail)) {
 			fillslot(d, h, log, t);
 			return;
 		}
@@ -168,18 +174,19 @@ static __attribute__((noinline)) void
 recordslow(Dev *d, const Hit *h)
 {
 	const Writer *w = h->w;
-	uint32_t log = rld(&d->log), waitms;
+	uint32_t log = rld(&d->log), waitms, lim;
 	uint64_t t, tail;
 
 	/* the Writer keeps the host's bound: asked of the host only without one */
-	if (log > (w && w->d == d ? w->lim : hostlogmax(d))) {	/* a log past the mapping is damage, not an index */
+	lim = w && w->d == d ? w->lim : hostlogmax(d);
+	if (log > lim) {	/* a log past the mapping is damage, not an index */
 		aadd(&d->count[Ccorrupt], 1);
 		return;
 	}
 	switch (policyof(d, &waitms)) {
 	case Pblock:
 		if (w) {	/* a hook's: it holds no lock, it may wait */
-			recordblock(d, h, log, waitms);
+			recordblock(d, h, lim, waitms);
 			return;
 		}
 		/* no Writer: the control side's testtracein, under the host's lock: it never waits */

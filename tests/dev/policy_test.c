@@ -244,6 +244,42 @@ test_block_no_reader_bounded(void **unused)
 	free(d);
 }
 
+static void *
+blocked(void *arg)
+{
+	Dev *d = arg;
+	Writer w = { 0 };
+
+	rec(d, 77, &w);	/* the ring is full: waits */
+	return 0;
+}
+
+/* a size while a writer waits: it writes into the ring as it is now, and the reader finds it */
+static void
+test_block_size_while_waiting(void **unused)
+{
+	Dev *d = newdev(8);
+	uint64_t a[Nrec + 1];
+	struct timespec ms50 = { 0, 50 * 1000 * 1000 };
+	pthread_t t;
+	int i;
+
+	(void)unused;
+	assert_int_equal(ctl(d, "size 4\npolicy block 60000"), 0);
+	for (i = 0; i < Nrec; i++)
+		rec(d, i, NULL);
+	testwaits = 0;
+	assert_int_equal(pthread_create(&t, 0, blocked, d), 0);
+	while (__atomic_load_n(&testwaits, __ATOMIC_RELAXED) == 0)
+		nanosleep(&ms50, NULL);
+	assert_int_equal(ctl(d, "size 5"), 0);	/* the 16 queued are discarded: room */
+	assert_int_equal(pthread_join(t, 0), 0);
+	assert_int_equal(readargs(d, a, Nrec + 1), 1);
+	assert_int_equal(a[0], 77);
+	counts(d, Nrec + 1, 1, 0, Nrec, 0);
+	free(d);
+}
+
 /*
  * testtracein runs under the host's lock: its record never waits, even
  * under block (written if there is room, else dropped, as under fill).
@@ -362,6 +398,7 @@ main(void)
 		cmocka_unit_test(test_block_reader_loses_nothing),
 		cmocka_unit_test(test_block_no_reader_bounded),
 		cmocka_unit_test(test_block_control_never_waits),
+		cmocka_unit_test(test_block_size_while_waiting),
 		cmocka_unit_test(test_policy_state_replay),
 		cmocka_unit_test(test_policy_refused),
 		cmocka_unit_test(test_policy_damage),
