@@ -19,7 +19,7 @@ typedef struct Trace Trace;
 
 enum {
 	Magic = 0x65636172747665ull & 0xffffffff,	/* "devtrace" */
-	Version = 3,
+	Version = 4,	/* 4: the buffer policy (policy, waitms, stalled, dropped) */
 	Range = 1,	/* Trace.kind: an address range */
 	Glob,		/*	a pattern over symbol names */
 };
@@ -47,7 +47,8 @@ struct Shard {
 	uint32_t tid;		/* owner; 0: free */
 	uint32_t pad0;
 	uint64_t filtered;
-	uint64_t pad[6];
+	uint64_t dropped;	/* records not written: the buffer was full (fill, block) */
+	uint64_t pad[5];
 } __attribute__((aligned(64)));
 
 struct Trace {
@@ -71,6 +72,8 @@ struct Dev {
 	uint32_t started;
 	uint32_t logmax;
 	uint32_t log;		/* ring holds 1<<log records */
+	uint32_t policy;	/* Pring, Pfill, Pblock: what a writer does when the ring is full */
+	uint32_t waitms;	/* Pblock: how long a writer waits for a reader that reads nothing */
 	uint32_t nwatch;
 	uint32_t watch[Nwatch];
 	uint32_t nreader;
@@ -90,6 +93,8 @@ struct Dev {
 	uint64_t stuck;		/* when the reader first waited on tail, host nsec; 0 if not waiting */
 	uint64_t stuckhead;	/* head then: every ticket below it has waited as long */
 	uint64_t filtered __attribute__((aligned(64)));	/* hits dropped by writers with no shard (the rest: shard[].filtered) */
+	uint64_t dropped;	/* likewise, records a full buffer refused (fill, block) */
+	uint64_t stalled;	/* Pblock: 1 + the tail at which a writer gave up waiting; 0: none */
 	uint64_t count[Cncount];
 	Shard shard[Nshard];
 	uint64_t query;		/* the last query's address and answer */
@@ -100,10 +105,21 @@ struct Dev {
 	Slot slot[];		/* 1<<logmax of them */
 };
 
+/* Dev.policy */
+enum {
+	Pring,		/* full: the oldest record is overwritten (counted lost) */
+	Pfill,		/* full: the new record is dropped (counted dropped) */
+	Pblock,		/* full: the writer waits for the reader, waitms at most without progress */
+	Npolicy,
+	Waitdef = 100,	/* ms */
+	Waitmax = 60000,
+};
+
 /* devtrace.c: the control side found damage; counted */
 void	corrupt(Dev *d);
 
 /* ring.c */
 uint32_t	ringcheck(Dev *d);	/* damage repaired and counted; the log to use */
 void	ringreset(Dev *d, int log);
-void	ringstats(Dev *d, uint32_t log, uint64_t *hits, uint64_t *queued, uint64_t *lost);
+void	ringstats(Dev *d, uint32_t log, uint64_t *hits, uint64_t *queued, uint64_t *lost, uint64_t *dropped);
+uint32_t	ringpolicy(Dev *d, uint32_t *waitms);	/* the policy and bound, repaired and counted if damaged */

@@ -62,6 +62,8 @@ devinit(Dev *d, int logmax, uint64_t hz)
 	d->hz = hz;
 	d->logmax = logmax;
 	d->log = logmax < Logdef ? logmax : Logdef;
+	d->policy = Pring;
+	d->waitms = Waitdef;
 	d->gennext = 1;
 }
 
@@ -366,6 +368,39 @@ ctllogsize(Ctl *c)
 	return setlog(c, log);
 }
 
+static const char *const policies[Npolicy] = {
+	[Pring] = "ring",
+	[Pfill] = "fill",
+	[Pblock] = "block",
+};
+
+/*
+ * policy ring|fill|block [MS]: what a writer does when the ring is full
+ * (ring.c).  MS, block's alone, is how long a writer waits for a reader
+ * that reads nothing.  A writer sees the change at its next decision
+ * (the control generation): a record or two may follow the old policy.
+ */
+static int
+ctlpolicy(Ctl *c)
+{
+	Dev *d = c->d;
+	uint64_t ms = Waitdef;
+	uint32_t p;
+
+	for (p = 0; p < Npolicy && !seq(c->f[1], policies[p]); p++)
+		;
+	if (p == Npolicy)
+		return Errpolicy;
+	if (c->nf == 3 && p != Pblock)
+		return Errnowait;
+	if (c->nf == 3 && (!parsedec(c->f[2], &ms) || ms < 1 || ms > Waitmax))
+		return Errwaitms;
+	ast(&d->waitms, (uint32_t)ms);
+	ast(&d->stalled, 0);	/* a new bound: the next full ring is waited for again */
+	ast(&d->policy, p);
+	return Errnone;
+}
+
 static int
 ctlquery(Ctl *c)
 {
@@ -453,6 +488,7 @@ static const Cmd cmds[] = {
 	{ "trace", 3, 5, ctltrace },
 	{ "size", 2, 2, ctlsize },
 	{ "logsize", 2, 2, ctllogsize },
+	{ "policy", 2, 3, ctlpolicy },
 	{ "query", 2, 2, ctlquery },
 	{ "testtracein", 6, 6, ctltestin },
 	{ "watch", 2, 2, ctlwatch },
@@ -671,6 +707,12 @@ statecheck(Dev *d)
 		corrupt(d);
 		ast(&d->nwatch, Nwatch);
 	}
+	if (d->policy >= Npolicy || d->waitms < 1 || d->waitms > Waitmax) {	/* no command sets these */
+		corrupt(d);
+		ast(&d->waitms, Waitdef);
+		ast(&d->policy, d->policy >= Npolicy ? Pring : d->policy);
+		changed(d);	/* writers decide again: ring's fast path is theirs again */
+	}
 	if (d->hasquery)
 		fixfield(d, d->queryname, Namelen, 0);
 	errcheck(d);
@@ -681,15 +723,22 @@ devstate(Dev *d, char *buf, size_t n)
 {
 	Buf b = { buf, buf + n };
 	Trace *t;
-	uint64_t hits, queued, lost, filtered;
-	uint32_t i, log, nw;
-	char *p;
+	uint64_t hits, queued, lost, dropped, filtered;
+	uint32_t i, log, nw, p, waitms;
+	char *e;
 
 	if (n == 0)
 		return 0;
 	log = ringcheck(d);
 	statecheck(d);
 	bputline(&b, "logsize ", 1ull << log);
+	p = ringpolicy(d, &waitms);
+	bputs(&b, "policy ");
+	bputs(&b, policies[p]);
+	if (p == Pblock)
+		bputline(&b, " ", waitms);
+	else
+		bputc(&b, '\n');
 	for (t = d->trace; t < d->trace + Ntrace; t++) {
 		if (t->gen == 0)
 			continue;
@@ -723,11 +772,12 @@ devstate(Dev *d, char *buf, size_t n)
 		bputline(&b, "watch ", d->watch[i]);
 	bputs(&b, d->started ? "start\n" : "stop\n");
 
-	ringstats(d, log, &hits, &queued, &lost);
+	ringstats(d, log, &hits, &queued, &lost, &dropped);
 	bputline(&b, "#hits ", hits);
 	bputline(&b, "#read ", d->nread);
 	bputline(&b, "#queued ", queued);
 	bputline(&b, "#lost ", lost);
+	bputline(&b, "#dropped ", dropped);
 	filtered = rld(&d->filtered);
 	for (i = 0; i < Nshard; i++)
 		filtered += rld(&d->shard[i].filtered);
@@ -746,10 +796,10 @@ devstate(Dev *d, char *buf, size_t n)
 		bputc(&b, '\n');
 	}
 	/* a refusal's reason, one #error line per line of it */
-	for (p = d->err; p < d->err + Errmax && *p; p++) {
-		if (p == d->err || p[-1] == '\n')
+	for (e = d->err; e < d->err + Errmax && *e; e++) {
+		if (e == d->err || e[-1] == '\n')
 			bputs(&b, "#error ");
-		bputc(&b, errbyte(*p) ? *p : '?');	/* written again since errcheck: not printed as it is */
+		bputc(&b, errbyte(*e) ? *e : '?');	/* written again since errcheck: not printed as it is */
 	}
 	if (d->err[0])
 		bputc(&b, '\n');

@@ -65,6 +65,7 @@ struct Writer {
 	uint32_t watched;	/* the watch list and the reader rule let it write */
 	uint32_t shard;		/* 1 + its index in the Dev's shards; 0: none, count atomically */
 	uint32_t lim;		/* hostlogmax(d): the largest ring the mapping holds, never re-read from d */
+	uint32_t ringlim;	/* lim under the ring policy, 0 under the others: devrecord's fast path is ring's alone */
 };
 
 /*

@@ -37,6 +37,10 @@
 	X(Errpid,	Einval,	"bad pid") \
 	X(Errnwatch,	Enospc,	"too many watches") \
 	X(Errnreader,	Enospc,	"too many readers") \
+	/* policy */ \
+	X(Errpolicy,	Einval,	"unknown policy (ring, fill or block)") \
+	X(Errwaitms,	Einval,	"bad wait bound (1 to 60000 ms)") \
+	X(Errnowait,	Einval,	"only block waits: no bound") \
 	/* the shared block */ \
 	X(Errcorrupt,	Eio,	"shared device damaged by a process (counted in #corrupt)") \
 	/* the predicate compiler (pred.c) */ \

@@ -151,6 +151,8 @@ decide(Dev *d, Hit *h, uint32_t gen)
 		w->lim = hostlogmax(d);	/* devrecord's bound for the block's log, kept where no other process writes */
 		w->shard = claim(d, h->tid);
 	}
+	/* a policy other than ring makes devrecord's one compare fail: no cost to ring's path */
+	w->ringlim = rld(&d->policy) == Pring ? w->lim : 0;
 	w->watched = devwatched(d, h->pid, h->tid);
 	w->gen = gen;
 	return w->watched;

@@ -16,6 +16,17 @@
  * without the lock.  A ticket unfinished for Stucknsec is lost, and so
  * at once is every unfinished ticket taken before the wait began: a
  * damaged ring costs one wait in total, not one per record.
+ *
+ * The policy (Dev.policy) says what a writer does when the ring is full.
+ * ring: nothing, the ticket laps the oldest record (lost).  fill and
+ * block: a ticket is taken only while head - tail < size (a CAS on head
+ * against the tail it loaded: tail only grows, so the room it saw is
+ * there), else fill drops the record and block waits for the reader,
+ * without any lock, until it reads or waitms pass with the tail not
+ * moving: then the reader is taken as stalled at that tail (Dev.stalled)
+ * and every writer that finds the ring full drops at once until the
+ * tail moves again.  A dropped record took no ticket: counted in the
+ * writer's shard (#dropped), and #hits = head + dropped.
  */
 #include "dev/dat.h"
 #include "dev/lib.h"
@@ -23,13 +34,15 @@
 
 enum {
 	Stucknsec = 20*1000*1000,	/* a ticket unfinished this long is lost */
+	Napmin = 20*1000,		/* a blocked writer's first sleep, ns; doubled up to */
+	Napmax = 1000*1000,		/* this: a reader woken from a stop is seen within a ms */
 };
 
 /* write the record of ticket t into a ring of 1<<log slots, log checked */
 static inline __attribute__((always_inline)) void
-put(Dev *d, const Hit *h, uint32_t log)
+fillslot(Dev *d, const Hit *h, uint32_t log, uint64_t t)
 {
-	uint64_t t = aadd(&d->head, 1), old, busy;
+	uint64_t old, busy;
 	Slot *s = &d->slot[t & ((1ull << log) - 1)];
 
 	old = rld(&s->seq);
@@ -56,14 +69,133 @@ put(Dev *d, const Hit *h, uint32_t log)
 	ast(&s->seq, busy + 1);
 }
 
-/* no Writer of this device, or a log past its bound: ask the host, count damage */
+/* the ring policy's: a ticket whatever the room */
+static inline __attribute__((always_inline)) void
+put(Dev *d, const Hit *h, uint32_t log)
+{
+	fillslot(d, h, log, aadd(&d->head, 1));
+}
+
+/*
+ * fill and block: ticket *t if the ring has room for it, 1; else 0, and
+ * *tail the reader's position that made it full.  A tail past head is
+ * damage the reader repairs: room meanwhile.
+ */
+static int
+room(Dev *d, uint64_t cap, uint64_t *t, uint64_t *tail)
+{
+	*t = rld(&d->head);
+	for (;;) {
+		*tail = ald(&d->tail);
+		if (*tail <= *t && *t - *tail >= cap)
+			return 0;
+		if (acas(&d->head, t, *t + 1))
+			return 1;
+	}
+}
+
+/* a record a full ring refused: in the writer's shard, else atomically */
+static void
+drop(Dev *d, const Hit *h)
+{
+	const Writer *w = h->w;
+	uint64_t *c;
+
+	if (w && w->d == d && w->shard && w->shard <= Nshard) {
+		c = &d->shard[w->shard - 1].dropped;
+		rst(c, rld(c) + 1);
+	} else
+		aadd(&d->dropped, 1);
+}
+
+/*
+ * block: wait for room, sleeping (no lock held: the hook path has none)
+ * while the reader makes progress; once the tail has stood still for
+ * waitms, mark the reader stalled there and drop.  Writers that find it
+ * marked drop at once: a stopped reader costs each writer one wait, not
+ * one per record.
+ */
+static void
+recordblock(Dev *d, const Hit *h, uint32_t lim, uint32_t waitms)
+{
+	uint64_t t, tail, seen = 0, since = 0, now, nap = Napmin;
+	uint32_t log;
+
+	for (;;) {
+		/* a size may come while we wait: the ring's size as it is now, checked */
+		if ((log = rld(&d->log)) > lim) {
+			aadd(&d->count[Ccorrupt], 1);
+			return;
+		}
+		if (room(d, 1ull << log, &t, &tail)) {
+			fillslot(d, h, log, t);
+			return;
+		}
+		if (rld(&d->stalled) == tail + 1)
+			break;
+		now = hostnsec();
+		if (since == 0 || tail != seen) {	/* the first wait, or the reader moved: the bound starts again */
+			since = now ? now : 1;
+			seen = tail;
+		} else if (now - since >= (uint64_t)waitms * 1000000) {
+			ast(&d->stalled, tail + 1);
+			break;
+		}
+		hostwait(nap);
+		if (nap < Napmax)
+			nap *= 2;
+	}
+	drop(d, h);
+}
+
+/*
+ * The policy and its bound as the block holds them: any process may
+ * have written either, so a policy no command sets is damage (counted,
+ * taken as ring) and a bound is clamped to what a command allows.
+ */
+static inline uint32_t
+policyof(Dev *d, uint32_t *waitms)
+{
+	uint32_t p = rld(&d->policy), ms = rld(&d->waitms);
+
+	if (__builtin_expect(p >= Npolicy, 0)) {
+		aadd(&d->count[Ccorrupt], 1);
+		return Pring;
+	}
+	*waitms = ms < 1 ? 1 : ms > Waitmax ? Waitmax : ms;
+	return p;
+}
+
+/*
+ * No Writer of this device, a log past its bound, or a policy other than
+ * ring: ask the host, count damage, then as the policy says.
+ */
 static __attribute__((noinline)) void
 recordslow(Dev *d, const Hit *h)
 {
-	uint32_t log = rld(&d->log);
+	const Writer *w = h->w;
+	uint32_t log = rld(&d->log), waitms, lim;
+	uint64_t t, tail;
 
-	if (log > hostlogmax(d)) {	/* a log past the mapping is damage, not an index */
+	/* the Writer keeps the host's bound: asked of the host only without one */
+	lim = w && w->d == d ? w->lim : hostlogmax(d);
+	if (log > lim) {	/* a log past the mapping is damage, not an index */
 		aadd(&d->count[Ccorrupt], 1);
+		return;
+	}
+	switch (policyof(d, &waitms)) {
+	case Pblock:
+		if (w) {	/* a hook's: it holds no lock, it may wait */
+			recordblock(d, h, lim, waitms);
+			return;
+		}
+		/* no Writer: the control side's testtracein, under the host's lock: it never waits */
+		/* fall through */
+	case Pfill:
+		if (room(d, 1ull << log, &t, &tail))
+			fillslot(d, h, log, t);
+		else
+			drop(d, h);
 		return;
 	}
 	put(d, h, log);
@@ -71,8 +203,9 @@ recordslow(Dev *d, const Hit *h)
 
 /*
  * The hook path: the thread's Writer keeps the host's bound (hit.c:
- * decide), so checking the block's log costs a load and a compare, and
- * the call to the host stays off the path (no frame to save here).
+ * decide), 0 under a policy other than ring, so checking the block's
+ * log costs a load and a compare, and the call to the host and the
+ * other policies stay off the path (no frame to save here).
  */
 void
 devrecord(Dev *d, const Hit *h)
@@ -80,10 +213,17 @@ devrecord(Dev *d, const Hit *h)
 	const Writer *w = h->w;
 	uint32_t log = rld(&d->log);
 
-	if (__builtin_expect(w != 0 && w->d == d && log <= w->lim, 1))
+	if (__builtin_expect(w != 0 && w->d == d && log <= w->ringlim, 1))
 		put(d, h, log);
 	else
 		recordslow(d, h);
+}
+
+/* the control side's look at the policy: policyof's */
+uint32_t
+ringpolicy(Dev *d, uint32_t *waitms)
+{
+	return policyof(d, waitms);
 }
 
 /*
@@ -99,7 +239,7 @@ ringcheck(Dev *d)
 
 	if (d->tail > head) {
 		corrupt(d);
-		d->tail = head;
+		ast(&d->tail, head);
 	}
 	if (log < Logmin || log > lim) {
 		corrupt(d);
@@ -137,14 +277,15 @@ take(Dev *d, Slot *out, uint64_t *head, uint64_t cap, uint32_t *wait)
 		if (r >= *head && (*head = ald(&d->head)) <= r) {
 			if (r > *head) {	/* a tail past head: damage */
 				corrupt(d);
-				d->tail = *head;
+				ast(&d->tail, *head);
 			}
 			d->stuck = 0;
 			return 0;
 		}
 		if (*head - r > cap) {	/* lapped: those are gone */
 			d->nlost += *head - r - cap;
-			d->tail = r = *head - cap;
+			r = *head - cap;
+			ast(&d->tail, r);
 			d->stuck = 0;
 		}
 		s = &d->slot[r & (cap - 1)];
@@ -160,10 +301,16 @@ take(Dev *d, Slot *out, uint64_t *head, uint64_t cap, uint32_t *wait)
 			out->a[1] = ald(&s->a[1]);
 			out->a[2] = ald(&s->a[2]);
 			out->a[3] = ald(&s->a[3]);
-			d->tail = r + 1;
+			s1 = rld(&s->seq);
+			/*
+			 * The tail moves past the slot only after the second
+			 * look, with release: under fill and block a writer
+			 * reuses the slot only once it sees the tail past it.
+			 */
+			ast(&d->tail, r + 1);
 			if (r + 1 >= d->stuckhead)
 				d->stuck = 0;
-			if (rld(&s->seq) == want) {
+			if (s1 == want) {
 				d->nread++;
 				return 1;
 			}
@@ -185,7 +332,7 @@ take(Dev *d, Slot *out, uint64_t *head, uint64_t cap, uint32_t *wait)
 			if ((s1 & 1) && !alive(rld(&s->tid)))
 				acas(&s->seq, &s1, 2*r);
 		}
-		d->tail = r + 1;	/* overwritten by a later lap, abandoned, or timed out */
+		ast(&d->tail, r + 1);	/* overwritten by a later lap, abandoned, or timed out */
 		d->nlost++;
 		if (r + 1 >= d->stuckhead)
 			d->stuck = 0;
@@ -325,20 +472,25 @@ ringreset(Dev *d, int log)
 
 	if (d->tail < head)
 		d->nlost += head - d->tail;
-	d->tail = head;
+	ast(&d->tail, head);
 	d->stuck = 0;
 	ast(&d->log, (uint32_t)log);
 }
 
-/* log: as ringcheck returned it */
+/* log: as ringcheck returned it; hits counts what a full ring refused too (dropped) */
 void
-ringstats(Dev *d, uint32_t log, uint64_t *hits, uint64_t *queued, uint64_t *lost)
+ringstats(Dev *d, uint32_t log, uint64_t *hits, uint64_t *queued, uint64_t *lost, uint64_t *dropped)
 {
-	uint64_t head = ald(&d->head), cap = 1ull << log, q = head - d->tail;
+	uint64_t head = ald(&d->head), cap = 1ull << log, q = head - d->tail, n;
+	uint32_t i;
 
 	if (q > cap)
 		q = cap;
-	*hits = head;
+	n = rld(&d->dropped);
+	for (i = 0; i < Nshard; i++)
+		n += rld(&d->shard[i].dropped);
+	*hits = head + n;
 	*queued = q;
 	*lost = d->nlost + (head - d->tail - q);
+	*dropped = n;
 }

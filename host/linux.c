@@ -31,6 +31,15 @@ hostpause(void)
 	sched_yield();
 }
 
+/* a blocked writer's nap: a sleep, not a spin, so a reader on the same core gets to run */
+void
+hostwait(uint64_t nsec)
+{
+	struct timespec ts = { (time_t)(nsec / 1000000000ull), (long)(nsec % 1000000000ull) };
+
+	nanosleep(&ts, NULL);
+}
+
 int
 hostalive(uint32_t tid)
 {

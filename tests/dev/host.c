@@ -1,5 +1,6 @@
 /* host.c: a host for the device's unit tests: time and liveness the tests set. */
 #include <sched.h>
+#include <time.h>
 #include <stdint.h>
 #include "dev/host.h"
 #include "tests/dev/testhost.h"
@@ -7,11 +8,22 @@
 uint64_t testticks = 1000;
 uint64_t testnsec;
 uint64_t testnsecstep;	/* each hostnsec() call advances the clock this much */
+uint64_t testwaits;	/* hostwait() calls */
 uint32_t testdead;	/* a thread id hostalive() reports gone */
 
 uint64_t hostticks(void) { return __atomic_add_fetch(&testticks, 1, __ATOMIC_RELAXED); }
 uint64_t hostnsec(void) { return __atomic_add_fetch(&testnsec, testnsecstep, __ATOMIC_RELAXED); }
 void hostpause(void) { __atomic_add_fetch(&testnsec, 1000 * 1000, __ATOMIC_RELAXED); sched_yield(); }	/* a pause takes time: 1 ms */
+/* a writer's wait takes its time on the test clock, and really sleeps: a reader thread gets to run */
+void
+hostwait(uint64_t nsec)
+{
+	struct timespec ts = { 0, (long)(nsec % 1000000000ull) };
+
+	__atomic_add_fetch(&testnsec, nsec, __ATOMIC_RELAXED);
+	__atomic_add_fetch(&testwaits, 1, __ATOMIC_RELAXED);
+	nanosleep(&ts, NULL);
+}
 int hostalive(uint32_t tid) { return tid != testdead; }
 uint32_t hostppid(void) { return 1; }
 uint32_t hostuid(void) { return 1000; }

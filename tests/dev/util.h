@@ -87,9 +87,10 @@ counter(Dev *d, const char *name)
 	return strtoull(s + strlen(name), 0, 10);
 }
 
-/* hits = read + queued + lost, as the state shows them */
+/* hits = read + queued + lost + dropped, as the state shows them */
 static inline void
 assert_identity(Dev *d)
 {
-	assert_int_equal(counter(d, "#hits "), counter(d, "#read ") + counter(d, "#queued ") + counter(d, "#lost "));
+	assert_int_equal(counter(d, "#hits "),
+		counter(d, "#read ") + counter(d, "#queued ") + counter(d, "#lost ") + counter(d, "#dropped "));
 }

@@ -2,17 +2,24 @@
 # The device used as the paper uses it: echo into tracectl, cat the files.
 load helper
 
+# the file has n lines (counted again at every try of waitfor)
+nlines() {
+	[ "$(wc -l < "$1")" -eq "$2" ]
+}
+
 @test "the paper's session: cat tracectl, trace new, on, start, inject, cat tracectl, cat trace, stop" {
 	start
 	run state
 	assert_output - <<-'END'
 	logsize 8192
+	policy ring
 	watch 0
 	stop
 	#hits 0
 	#read 0
 	#queued 0
 	#lost 0
+	#dropped 0
 	#filtered 0
 	#reentered 0
 	#deep 0
@@ -31,6 +38,7 @@ load helper
 	run state
 	assert_output - <<-'END'
 	logsize 8192
+	policy ring
 	trace 0000000000119f61 000000000011aac8 new rtc
 	trace rtc on
 	watch 0
@@ -39,6 +47,7 @@ load helper
 	#read 0
 	#queued 3
 	#lost 0
+	#dropped 0
 	#filtered 0
 	#reentered 0
 	#deep 0
@@ -125,6 +134,7 @@ load helper
 	run grep -v '^#' "$BATS_TEST_TMPDIR/saved"
 	assert_output - <<-'END'
 	logsize 8192
+	policy ring
 	trace 0000000000001000 0000000000002000 new a
 	trace a on
 	trace 0000000000003000 0000000000004000 new b
@@ -153,7 +163,7 @@ load helper
 	ctl testtracein 1500 1 2 3 4
 	waitfor test -s "$BATS_TEST_TMPDIR/out"
 	ctl testtracein 1600 5 6 7 8
-	waitfor test "$(wc -l < "$BATS_TEST_TMPDIR/out")" -eq 2
+	waitfor nlines "$BATS_TEST_TMPDIR/out" 2
 	wellformed "$BATS_TEST_TMPDIR/out"
 	kill -TERM $c
 	waitfor bash -c "! kill -0 $c 2>/dev/null"

@@ -11,9 +11,9 @@
  *	  leaves a reason, and deverr is NUL-terminated within Errmax;
  *	- the state text is NUL-terminated, shorter than Statemax, as long
  *	  as devstate says, printable lines, nothing written past it, and
- *	  #hits = #read + #queued + #lost;
- *	- devstate into a short buffer writes the text's start and nothing
- *	  past its end, NUL-terminated, and returns the length it wrote.
+ *	  #hits = #read + #queued + #lost + #dropped;
+ *	- devstate into a short buffer writes the text's start, NUL-terminated,
+ *	  and nothing past its end, and returns the length written.
  * At the end:
  *	- the state's command lines, written to a fresh device, are
  *	  accepted and give the same command lines back (README: `cat
@@ -96,11 +96,11 @@ checkstate(Dev *d, size_t small)
 
 	len = readstate(d, state);
 	check(counter(state, "#hits") ==
-		counter(state, "#read") + counter(state, "#queued") + counter(state, "#lost"));
+		counter(state, "#read") + counter(state, "#queued") + counter(state, "#lost") + counter(state, "#dropped"));
 	memset(buf, 0xa5, sizeof buf);
-	n = devstate(d, buf, small);	/* what fits, NUL-terminated: the length written */
-	check(small == 0 ? n == 0 : n < small && buf[n] == 0);
-	check(n <= len && memcmp(buf, state, n) == 0);
+	n = devstate(d, buf, small);	/* what fits, NUL-terminated; the length written (callers index with it) */
+	check(small == 0 ? n == 0 : n == (len < small - 1 ? len : small - 1) && buf[n] == 0);
+	check(memcmp(buf, state, n) == 0);
 	for (i = small; i < sizeof buf; i++)
 		check((unsigned char)buf[i] == 0xa5);
 }

@@ -548,6 +548,7 @@ EOF
 	run commands
 	assert_output - <<EOF
 logsize 8192
+policy ring
 trace io new io
 trace io on
 trace io pred /$e/

@@ -6,14 +6,14 @@
 # .ci/run runs them; each also prints its suites' sums.
 #   check-asan  ASan + UBSan: the device's unit tests, the predicate
 #               tests, the commands (files suite: devtraced, devtrace)
-#   check-tsan  ThreadSanitizer: the ring, writer and stress tests
+#   check-tsan  ThreadSanitizer: the ring, writer, policy and stress tests
 # The preloaded runtime under ASan: see NOTES.
 ASAN_DIR = build-asan
 TSAN_DIR = build-tsan
 ASAN_CFLAGS = -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=undefined
 TSAN_CFLAGS = -O1 -g -fsanitize=thread -Wno-tsan
-ASAN_SUITES = dev-ctl dev-ring dev-writer dev-stress pred files
-TSAN_SUITES = dev-ring dev-writer dev-stress
+ASAN_SUITES = dev-ctl dev-ring dev-writer dev-policy dev-stress pred files
+TSAN_SUITES = dev-ring dev-writer dev-policy dev-stress
 # lsan.supp: leaks found, reported and not fixed yet, one by one with the reason
 SAN_ENV = ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=suppressions=$(CURDIR)/tests/sanitize/lsan.supp:print_suppressions=0 \
 	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \

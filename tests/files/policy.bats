@@ -1,0 +1,147 @@
+#!/usr/bin/env bats
+# The buffer policies end to end: a program built with bin/devtrace-cc,
+# its every call traced through a small ring; what each policy keeps and
+# counts, block with a live reader (nothing lost) and with a stopped one
+# (the program still finishes, the loss counted exactly).
+load helper
+
+setup_file() {
+	[ -e "$ROOT/lib/libdevtrace.so" ] || return 0
+	"$ROOT/bin/devtrace-cc" -O0 -g -o "$BATS_FILE_TMPDIR/fl_loop" "$BATS_TEST_DIRNAME/fl_loop.c"
+}
+
+needlib() {
+	[ -e "$ROOT/lib/libdevtrace.so" ] || skip "needs lib/libdevtrace.so"
+	X=$BATS_FILE_TMPDIR
+}
+
+# every fl_work of the program traced, stopped, with the lines given first
+tracing() {
+	start
+	local l
+	for l in "$@"; do ctl "$l"; done
+	ctl trace fl_work new w
+	ctl trace w on
+	ctl start
+}
+
+# the reader has written N lines (checked again at every try of waitfor)
+lines() {
+	[ "$(wc -l < "$BATS_TEST_TMPDIR/out")" -ge "$1" ]
+}
+
+# the reader has drained the ring, and its file holds every record it read
+drained() {
+	[ "$(counter queued)" = 0 ] && [ "$(wc -l < "$BATS_TEST_TMPDIR/out")" -eq "$(counter read)" ]
+}
+
+# the calls of fl_loop ID in a record file, in order: "first last count bad"
+# (an E with arg1 i, then its X returning ID * 1000 + i, for i counting up by one)
+calls() {
+	awk -v id="$1" '
+		$1 == "E" { i = strtonum("0x" $6); if (n && i != last + 1) bad++; if (!n) first = i; last = i; n++; open = 1
+			if (strtonum("0x" $5) != id) bad++ }
+		$1 == "X" { if (!open || strtonum("0x" $5) != id * 1000 + last) bad++; open = 0 }
+		END { print first + 0, last + 0, n + 0, bad + 0 }' "$2"
+}
+
+@test "policy ring keeps the newest records, fill the oldest; each counts the rest" {
+	needlib
+	tracing "size 4"
+	run devtrace run "$X/fl_loop" 1 100 - 0
+	assert_output "1 104950"
+	run grep -x "policy ring" "$D/tracectl"
+	assert_success
+	cat "$D/trace" > "$BATS_TEST_TMPDIR/ring"
+	# 16 records of 200: calls 92 to 99
+	run calls 1 "$BATS_TEST_TMPDIR/ring"
+	assert_output "92 99 8 0"
+	run counter hits
+	assert_output 200
+	run counter lost
+	assert_output 184
+	run counter dropped
+	assert_output 0
+	ctl policy fill
+	run devtrace run "$X/fl_loop" 2 100 - 0
+	assert_output "2 204950"
+	cat "$D/trace" > "$BATS_TEST_TMPDIR/fill"
+	run calls 2 "$BATS_TEST_TMPDIR/fill"
+	assert_output "0 7 8 0"
+	run counter hits
+	assert_output 400
+	run counter read
+	assert_output 32
+	run counter lost
+	assert_output 184
+	run counter dropped
+	assert_output 184
+}
+
+@test "policy block with a live reader: every call of the program saved, none lost" {
+	needlib
+	tracing "size 10" "policy block 10000"
+	cat "$D/tracepipe" > "$BATS_TEST_TMPDIR/out" 3>&- &
+	c=$!
+	# shellcheck disable=SC2034 # read by teardown in helper.bash
+	BGPIDS=$c
+	waitfor grep -qx "#reader $c" "$D/tracectl"
+	# 40,000 records through a ring of 1024
+	run devtrace run "$X/fl_loop" 3 20000 - 0
+	assert_output "3 259990000"
+	waitfor lines 40000
+	kill -TERM $c
+	waitfor gone $c
+	wellformed "$BATS_TEST_TMPDIR/out"
+	run calls 3 "$BATS_TEST_TMPDIR/out"
+	assert_output "0 19999 20000 0"
+	run wc -l < "$BATS_TEST_TMPDIR/out"
+	assert_output 40000
+	run counter hits
+	assert_output 40000
+	run counter read
+	assert_output 40000
+	run counter lost
+	assert_output 0
+	run counter dropped
+	assert_output 0
+}
+
+@test "policy block with a stopped reader: the program finishes within its bound, the loss counted exactly" {
+	needlib
+	tracing "size 4" "policy block 200"
+	cat "$D/tracepipe" > "$BATS_TEST_TMPDIR/out" 3>&- &
+	c=$!
+	# shellcheck disable=SC2034 # read by teardown in helper.bash
+	BGPIDS=$c
+	waitfor grep -qx "#reader $c" "$D/tracectl"
+	kill -STOP $c
+	# without the bound's end, 4,000 records at 200 ms each: over 13 minutes
+	SECONDS=0
+	run timeout 30 devtrace run "$X/fl_loop" 4 2000 - 0
+	assert_success
+	assert_output "4 9999000"
+	took=$SECONDS
+	[ "$took" -lt 20 ]
+	run counter hits
+	assert_output 4000
+	run counter lost
+	assert_output 0
+	dropped=$(counter dropped)
+	[ "$dropped" -gt 0 ]
+	# the reader goes on: what it reads and what was dropped are every record
+	kill -CONT $c
+	waitfor drained
+	kill -TERM $c
+	waitfor gone $c
+	wellformed "$BATS_TEST_TMPDIR/out"
+	run counter dropped
+	assert_output "$dropped"
+	run wc -l < "$BATS_TEST_TMPDIR/out"
+	assert_output "$((4000 - dropped))"
+	run counter read
+	assert_output "$((4000 - dropped))"
+	# the oldest were kept: the first call, whole and in order
+	run calls 4 "$BATS_TEST_TMPDIR/out"
+	assert_output --regexp '^0 [0-9]+ [0-9]+ 0$'
+}
