@@ -15,6 +15,7 @@ int	running(int pid, const char *comm);	/* pid exists, is no zombie, and runs co
 char	*absdir(const char *dir);	/* dir made absolute, as shmpath does it; static buffer */
 char	*bindir(void);			/* the directory this binary is in; static buffer */
 uint32_t	tgidof(uint32_t tid);	/* a thread's process, from /proc */
+void	catchstop(void (*on)(int));	/* INT, TERM, HUP call on; SIGPIPE ignored */
 
 /* devtrace's commands: the table is devtrace.c's */
 typedef struct Cmd Cmd;

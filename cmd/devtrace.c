@@ -225,7 +225,6 @@ static int
 xcat(Cmd *c, int argc, char **argv)
 {
 	struct timespec ts = { 0, Pollms * 1000000L };
-	struct sigaction sa;
 	static char buf[1024 * 1024];	/* as much as cat trace reads at once (fs.c: st_blksize) */
 	Reader r;
 	size_t n;
@@ -243,13 +242,7 @@ xcat(Cmd *c, int argc, char **argv)
 	}
 	s = attach();
 	/* a signal ends the loop, so the reader is always taken off the list */
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = onsig;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-	sa.sa_handler = SIG_IGN;
-	sigaction(SIGPIPE, &sa, NULL);
+	catchstop(onsig);
 	if (shmreader(s, getpid(), 1) != 0) {
 		fprintf(stderr, "devtrace: %s\n", deverr(shmdev(s)));
 		return 1;

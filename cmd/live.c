@@ -1,6 +1,7 @@
 /* live.c: is a server serving a directory?  Helpers both commands use. */
 #include <dirent.h>
 #include <limits.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <stdio.h>
 #include <string.h>
@@ -115,4 +116,20 @@ tgidof(uint32_t tid)
 		}
 	fclose(f);
 	return tid;
+}
+
+/* a reader's signals: INT, TERM and HUP call on (which ends its loop, so
+ * it leaves the reader list), a closed pipe is an error of write(2) */
+void
+catchstop(void (*on)(int))
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	sa.sa_handler = SIG_IGN;
+	sigaction(SIGPIPE, &sa, NULL);
 }

@@ -222,7 +222,6 @@ xrecord(Cmd *c, int argc, char **argv)
 	};
 	unsigned long long read0, lost0, read1, lost1;
 	char *out = NULL, *st, syms[4096], path[4096];
-	struct sigaction sa;
 	Filehdr h;
 	long long saved;
 	int ch, fd, rc = 0, bad = 0, regular;
@@ -278,13 +277,7 @@ xrecord(Cmd *c, int argc, char **argv)
 	}
 	regular = fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode);
 	/* a signal ends the loop, so the reader is always taken off the list */
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = onsig;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-	sa.sa_handler = SIG_IGN;
-	sigaction(SIGPIPE, &sa, NULL);
+	catchstop(onsig);
 	if (shmreader(s, getpid(), 1) != 0) {
 		fprintf(stderr, "devtrace record: %s\n", deverr(shmdev(s)));
 		goto out;

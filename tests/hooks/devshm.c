@@ -131,7 +131,6 @@ main(int argc, char **argv)
 	}
 	if (strcmp(cmd, "scribble") == 0) {
 		scribble(shmdev(s), argc > 3 ? (unsigned)atoi(argv[3]) : 1);
-		shmunmap(s);
 		return 0;
 	}
 	if (strcmp(cmd, "hold") == 0 && argc > 3) {
@@ -141,7 +140,6 @@ main(int argc, char **argv)
 			die(shmbusy(e));
 		nanosleep(&ts, NULL);
 		shmunlock(s);
-		shmunmap(s);
 		return 0;
 	}
 	if (strcmp(cmd, "stop") == 0) {
