@@ -1,4 +1,7 @@
 /* host.c: a host for the device's unit tests: time and liveness the tests set. */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE	/* nanosleep, when a harness compiles this file with -std=c11 alone */
+#endif
 #include <sched.h>
 #include <time.h>
 #include <stdint.h>

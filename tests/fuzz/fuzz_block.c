@@ -32,7 +32,7 @@
  *	  121-byte E/X records, and #read grows by the records returned;
  *	- devctl of a few commands: 0 or one of the device's errnos (EIO:
  *	  damage), a NUL-terminated reason within Errmax;
- *	- #hits - #read - #queued - #lost, whatever the damage made it,
+ *	- #hits - #read - #queued - #lost - #dropped, whatever the damage made it,
  *	  does not change once the block has been checked (every ticket
  *	  ends once as read or lost) unless #corrupt counts new damage
  *	  (a head scribbled near 2^64 wraps below tail), and is 0 when no
@@ -143,12 +143,12 @@ readstate(void)
 	}
 }
 
-/* hits - read - queued - lost: what damage made it; constant while nothing scribbles */
+/* hits - read - queued - lost - dropped: what damage made it; constant while nothing scribbles */
 static uint64_t
 balance(void)
 {
 	return counter(state, "#hits") - counter(state, "#read") - counter(state, "#queued") -
-		counter(state, "#lost");
+		counter(state, "#lost") - counter(state, "#dropped");
 }
 
 /*
