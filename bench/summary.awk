@@ -115,6 +115,7 @@ END {
 	show("reader-cat-null", "cat trace > /dev/null", ">= 10 Mrec/s")
 	show("reader-cat-awk", "cat trace | awk", ">= 10 Mrec/s")
 	show("reader-devtrace-cat", "devtrace cat > /dev/null (no FUSE)", ">= 10 Mrec/s")
+	show("reader-devtrace-record", "devtrace record -o FILE (binary)", ">= 50 Mrec/s")
 	if ("paired-off" in extra) {
 		print "lua, plain / nop / off run back to back " count["paired-off"] " times (order rotated):"
 		show("paired-nop", "patchable, not attached: median of ratios", "")
