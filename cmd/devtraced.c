@@ -211,7 +211,6 @@ main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	int c, fg = 0, nolinks = 0, nofiles = 0, logmax = Logmax, lockfd, pid;
-	struct sigaction sa;
 	sigset_t block, waitmask;
 	struct fuse_session *se;
 	Srv s;
@@ -297,13 +296,7 @@ main(int argc, char **argv)
 	sigdelset(&waitmask, SIGTERM);
 	sigdelset(&waitmask, SIGINT);
 	sigdelset(&waitmask, SIGHUP);
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = onsig;
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-	sa.sa_handler = SIG_IGN;
-	sigaction(SIGPIPE, &sa, NULL);
+	catchstop(onsig);
 	if (shmpath(dir, "", shmfile, sizeof shmfile) < 0)
 		die("%s: name too long", dir);
 	if (shmcreate(dir, logmax, hz, &s.shm) == NULL || lstat(shmfile, &st) < 0)
