@@ -1,0 +1,89 @@
+/*
+ * host.c: the device's host functions (dev/host.h) in the kernel.  Each
+ * may run in a hook, in any context (NMI included): no lock, no sleep.
+ * hostwait is the one that would sleep: the kernel refuses policy block
+ * (ctl.c), so no probe ever calls it; it stays bounded all the same.
+ */
+#include "k.h"
+#include <linux/sched.h>
+#include <linux/sched/signal.h>
+#include <linux/cred.h>
+#include <linux/delay.h>
+#include <linux/pid.h>
+#include <linux/rcupdate.h>
+#include <linux/smp.h>
+#include <linux/timekeeping.h>
+#include <asm/msr.h>
+#include "dev/host.h"
+
+uint64_t
+hostticks(void)
+{
+	return rdtsc();
+}
+
+uint64_t
+hostnsec(void)
+{
+	return ktime_get_mono_fast_ns();	/* NMI-safe */
+}
+
+void
+hostpause(void)
+{
+	cpu_relax();
+}
+
+void
+hostwait(uint64_t nsec)
+{
+	ndelay(nsec < 1000 ? nsec : 1000);
+}
+
+int
+hostalive(uint32_t tid)
+{
+	int alive;
+
+	rcu_read_lock();
+	alive = pid_task(find_pid_ns(tid, &init_pid_ns), PIDTYPE_PID) != NULL;
+	rcu_read_unlock();
+	return alive;
+}
+
+uint32_t
+hostlogmax(const struct Dev *d)
+{
+	(void)d;
+	return klogmax;
+}
+
+uint32_t
+hostppid(void)
+{
+	uint32_t p;
+
+	rcu_read_lock();
+	p = task_tgid_nr(rcu_dereference(current->real_parent));
+	rcu_read_unlock();
+	return p;
+}
+
+uint32_t
+hostuid(void)
+{
+	return from_kuid(&init_user_ns, current_uid());
+}
+
+uint32_t
+hostcpu(void)
+{
+	return raw_smp_processor_id();
+}
+
+/* the task's comm: 16 bytes, NUL-terminated by the kernel */
+const char *
+hostexecname(void)
+{
+	return current->comm;
+}

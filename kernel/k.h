@@ -1,0 +1,50 @@
+/*
+ * k.h: the kernel host of the device (devtrace.ko).  One Dev, vmalloc'd
+ * at load; the control side (tracectl, trace reads, hook changes) runs
+ * under kctl, a mutex: it may sleep, the hooks never take it.
+ */
+#define DEVTRACE_KHOST 1
+#include <linux/types.h>
+#include <linux/mutex.h>
+#include <linux/wait.h>
+#include "dev/devtrace.h"
+
+extern Dev *kdev;
+extern uint32_t klogmax;
+extern struct mutex kctl;
+
+/* syms.c: the kernel's functions, from /proc/kallsyms, sorted by address */
+typedef struct Ksym Ksym;
+struct Ksym {
+	unsigned long addr;
+	const char *name;
+	const char *obj;	/* "vmlinux" or the module's name */
+	u8 ok;			/* ftrace can patch it: 0 not asked yet, 1 yes, 2 no */
+};
+extern Ksym *ksym;
+extern int nksym;
+extern unsigned long ktext;	/* _text: trace _text+OFF takes offsets from it */
+int	symsload(void);
+void	symsfree(void);
+const char	*symstext(size_t *n);	/* the symbol file: "pc name object" lines */
+const char	*symdenied(const Ksym *s);	/* why it may never be traced, or NULL */
+int	symtraceable(Ksym *s);		/* an ftrace location (asked of ftrace once) */
+
+/* hooks.c: the entry hook (ftrace_ops), the exits (kretprobes) */
+int	hooksapply(char *why, size_t n, int *bad);	/* make the sites what the device says; 0 or errno, why set, *bad the trace at fault */
+void	hooksoff(void);			/* every hook off, every handler finished */
+void	hookscount(void);		/* kretprobes' misses into #deep */
+int	hooksinit(void);
+void	hooksexit(void);
+
+/* ctl.c: one write or close of tracectl, checked and applied */
+int	kctlwrite(Ctlfile *f, const char *buf, size_t n, uint32_t pid);
+int	kctlclose(Ctlfile *f);
+
+/* files.c: the misc devices; the follow file's readers wait on kpipe */
+extern wait_queue_head_t kpipe;
+extern atomic_t kpipegen, kpipewaiters;
+int	filesinit(void);
+void	filesexit(void);
+void	kwake(void);		/* from a hook: wake the follow file's readers, no lock taken */
+void	kwakesync(void);

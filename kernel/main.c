@@ -1,0 +1,63 @@
+/*
+ * main.c: devtrace.ko's life.  Load: the kernel's symbols, the device,
+ * the hooks' tables, then the files (last: nothing reaches the device
+ * before it is whole).  Unload: the files are gone already (an open one
+ * holds the module), then every hook off and every handler finished,
+ * then the pending wake-up, then the memory.
+ */
+#include "k.h"
+#include <linux/module.h>
+#include <linux/vmalloc.h>
+#include <asm/tsc.h>
+
+static int logmax = 16;
+module_param(logmax, int, 0444);
+MODULE_PARM_DESC(logmax, "largest ring, log2 records (4..20; size up to it at run time)");
+
+Dev *kdev;
+uint32_t klogmax;
+DEFINE_MUTEX(kctl);
+
+static int __init
+devtraceinit(void)
+{
+	int e;
+
+	if (logmax < Logmin || logmax > Logmax)
+		return -EINVAL;
+	if ((e = symsload()) != 0)
+		return e;
+	klogmax = logmax;
+	if ((kdev = vzalloc(devsize(logmax))) == NULL) {
+		symsfree();
+		return -ENOMEM;
+	}
+	devinit(kdev, logmax, (uint64_t)tsc_khz * 1000);
+	if ((e = hooksinit()) != 0)
+		goto bad;
+	if ((e = filesinit()) != 0) {
+		hooksexit();
+		goto bad;
+	}
+	return 0;
+bad:
+	vfree(kdev);
+	symsfree();
+	return e;
+}
+
+static void __exit
+devtraceexit(void)
+{
+	filesexit();
+	hooksoff();
+	hooksexit();
+	kwakesync();
+	vfree(kdev);
+	symsfree();
+}
+
+module_init(devtraceinit);
+module_exit(devtraceexit);
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("devtrace: /dev/tracectl and /dev/trace for the running kernel");
