@@ -194,11 +194,25 @@ symdenied(const Ksym *s)
 	return NULL;
 }
 
-/* ftrace refuses what is not one of its sites: notrace, __init gone, not a function's entry */
+/*
+ * A site at the function's entry: its first instruction is the 5-byte
+ * NOP that -mfentry left (or the call ftrace made of it), and ftrace
+ * takes it (notrace, __init gone, not a function: refused).  ftrace
+ * alone would also take a symbol whose site lies further on, in another
+ * function's name: __x64_sys_getppid for __do_sys_getppid's.
+ */
 int
 symtraceable(Ksym *s)
 {
-	if (s->ok == 0)
-		s->ok = ftrace_set_filter_ip(&probe, s->addr, 0, 1) == 0 ? 1 : 2;
+	static const u8 nop5[] = { 0x0f, 0x1f, 0x44, 0x00, 0x00 };
+	u8 b[5];
+
+	if (s->ok == 0) {
+		s->ok = 2;
+		if (copy_from_kernel_nofault(b, (void *)s->addr, sizeof b) == 0 &&
+		    (b[0] == 0xe8 || memcmp(b, nop5, sizeof b) == 0) &&
+		    ftrace_set_filter_ip(&probe, s->addr, 0, 1) == 0)
+			s->ok = 1;
+	}
 	return s->ok == 1;
 }
