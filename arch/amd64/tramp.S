@@ -16,7 +16,12 @@
  * return registers (rax rdx xmm0 xmm1), calls
  *	devtrace_unhook(&return slot, saved registers)
  * which writes the X record and gives back the true return address,
- * and returns there through the same slot.
+ * and goes there by an indirect jmp, not a ret: the function's own ret
+ * already took the return-stack entry of this call (and mispredicted,
+ * the one misprediction a redirected return must cost); a second ret
+ * would take its caller's entry, mispredict too, and leave the CPU's
+ * return stack one entry off for every return after it (bench/retpred.c
+ * measures both).
  */
 	.text
 
@@ -100,13 +105,15 @@ devtrace_return:
 	movq	%rsp, %rsi
 	call	devtrace_unhook
 	movq	%rax, 8(%rbp)		/* the true return address, in the slot */
+	movq	%rax, %r11		/* r11: scratch at a return, carries no value */
 	movq	0(%rsp), %rax
 	movq	8(%rsp), %rdx
 	movaps	16(%rsp), %xmm0
 	movaps	32(%rsp), %xmm1
 	movq	%rbp, %rsp
 	popq	%rbp
-	ret
+	leaq	8(%rsp), %rsp		/* the slot, as a ret would pop it */
+	jmp	*%r11
 	.cfi_endproc
 	.size	devtrace_return, .-devtrace_return
 
