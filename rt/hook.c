@@ -21,7 +21,7 @@ uintptr_t	devtrace_unhook(uintptr_t *slot, uint64_t *regs) HIDDEN;
 void
 devtrace_hook(uint32_t idx, uintptr_t *slot, uint64_t *regs)
 {
-	uint64_t ticks = hostticks();
+	uint64_t ticks = cycles();	/* hostticks, inline: the runtime is user space on Linux */
 	Thr *t;
 	View *v;
 	Dev *d;
@@ -29,10 +29,10 @@ devtrace_hook(uint32_t idx, uintptr_t *slot, uint64_t *regs)
 	Hit h;
 	int k, r;
 
-	if ((t = hookenter()) == NULL)
+	if (unlikely((t = hookenter()) == NULL))
 		return;
 	v = ald(&rt.view);
-	if (v == NULL || v->d == NULL || idx >= v->nsite || (k = v->slot[idx]) < 0 || !v->has[k])
+	if (unlikely(v == NULL || v->d == NULL || idx >= v->nsite || (k = v->slot[idx]) < 0 || !v->has[k]))
 		goto out;
 	d = v->d;
 	hitfill(&h, t, siteat(idx)->pc, ticks, t->n, 0);
@@ -42,7 +42,7 @@ devtrace_hook(uint32_t idx, uintptr_t *slot, uint64_t *regs)
 	h.a[3] = regs[Rarg0 + 3];
 	if (!((r = devfilter(d, &v->sel[k], &h)) & Hfollow))
 		goto out;	/* dropped, or the exit decided already */
-	if ((f = shadowpush(t, d, slot, idx)) == NULL)
+	if (unlikely((f = shadowpush(t, d, slot, idx)) == NULL))
 		goto out;
 	h.depth = f->depth;
 	if (r & Hrecord)
@@ -51,7 +51,7 @@ out:
 	leave(t);
 }
 
-static void
+__attribute__((noreturn, noinline, cold)) static void
 lost(void)
 {
 	static const char msg[] = "devtrace: a redirected return has no shadow stack frame\n";
@@ -64,7 +64,7 @@ lost(void)
 uintptr_t
 devtrace_unhook(uintptr_t *slot, uint64_t *regs)
 {
-	uint64_t ticks = hostticks();
+	uint64_t ticks = cycles();
 	Thr *t = me;
 	uintptr_t real;
 	View *v;
@@ -72,15 +72,15 @@ devtrace_unhook(uintptr_t *slot, uint64_t *regs)
 	Hit h;
 	int rec;
 
-	if (t == NULL || t == GONE || t->stk == NULL)
+	if (unlikely((uintptr_t)t <= (uintptr_t)GONE))
 		lost();
 	rec = enter(t);
-	if ((top = shadowtop(t, slot)) == NULL)
-		lost();
+	if (unlikely((top = shadowtop(t, slot)) == NULL))
+		lost();	/* no frame: no stack either */
 	real = top->real;
 	lo = shadowchain(t, top);
 	v = rec ? ald(&rt.view) : NULL;
-	if (v && v->d) {
+	if (likely(v && v->d)) {
 		hitfill(&h, t, 0, ticks, 0, 1);
 		h.a[0] = regs[Rret];
 		for (f = top; f >= lo; f--) {

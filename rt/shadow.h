@@ -29,9 +29,11 @@ int	shadowcompact(Thr *t) HIDDEN;	/* full: make room if frames are provably gone
 static inline Frame *
 shadowtop(Thr *t, uintptr_t *slot)
 {
-	uint32_t i;
+	uint32_t i = t->n;
 
-	for (i = t->n; i > 0; i--)
+	if (likely(i > 0 && t->stk[i - 1].slot == slot))
+		return &t->stk[i - 1];	/* the usual return: no jump skipped frames */
+	for (; i > 0; i--)
 		if (t->stk[i - 1].slot == slot)
 			return &t->stk[i - 1];
 	return NULL;
@@ -75,7 +77,7 @@ shadowpush(Thr *t, Dev *d, uintptr_t *slot, uint32_t site)
 	uintptr_t real;
 	Frame *f;
 
-	if (t->stk == NULL && shadowmap(t) < 0)
+	if (unlikely(t->stk == NULL) && shadowmap(t) < 0)
 		return NULL;
 	real = *slot;
 	if (real == (uintptr_t)devtrace_return) {
@@ -84,7 +86,7 @@ shadowpush(Thr *t, Dev *d, uintptr_t *slot, uint32_t site)
 		real = f->real;
 	} else if (t->n > 0)
 		shadowforget(t, slot);
-	if (t->n >= t->max && !shadowcompact(t)) {
+	if (unlikely(t->n >= t->max) && !shadowcompact(t)) {
 		devcount(d, Cdeep);
 		return NULL;
 	}
