@@ -11,7 +11,7 @@
  *     return stack one entry off for the middle function's ret.
  * Every leaf does the same loads and stores of its return slot; only
  * the target differs.  Rounds interleaved, medians of the differences.
- * amd64 only (the leaves are assembly); elsewhere it prints nothing.
+ * The leaves are assembly, arch/ARCH/retleaf.S: built where there is one.
  *   retpred [CALLS] [ROUNDS]
  * prints (name value unit rounds):
  *   retpred-plain   ns per loop iteration, the return not redirected
@@ -25,36 +25,10 @@
 #include <stdlib.h>
 #include <time.h>
 
-#if defined(__x86_64__)
+/* the ISA's leaves and trampolines: arch/ARCH/retleaf.S */
 long	leaf_plain(long), leaf_redir(long);
 void	back_jmp(void), back_ret(void);
 uintptr_t retsaved, retback;
-
-__asm__(
-	".text\n"
-	".p2align 4\n"
-	"leaf_plain:\n"		/* the slot read, saved and written back unchanged */
-	"	movq (%rsp), %rcx\n"
-	"	movq %rcx, retsaved(%rip)\n"
-	"	movq %rcx, (%rsp)\n"
-	"	leaq 1(%rdi), %rax\n"
-	"	ret\n"
-	".p2align 4\n"
-	"leaf_redir:\n"		/* the slot saved, the trampoline written in */
-	"	movq (%rsp), %rcx\n"
-	"	movq %rcx, retsaved(%rip)\n"
-	"	movq retback(%rip), %rcx\n"
-	"	movq %rcx, (%rsp)\n"
-	"	leaq 1(%rdi), %rax\n"
-	"	ret\n"
-	".p2align 4\n"
-	"back_jmp:\n"
-	"	jmp *retsaved(%rip)\n"
-	".p2align 4\n"
-	"back_ret:\n"
-	"	pushq retsaved(%rip)\n"
-	"	ret\n"
-);
 
 static long (*volatile leaf)(long);
 
@@ -125,11 +99,3 @@ main(int argc, char **argv)
 	printf("retpred-missret\t%.2f\tns\t%d\n", med(dr, r), r);
 	return 0;
 }
-#else
-int
-main(void)
-{
-	fprintf(stderr, "retpred: amd64 only\n");
-	return 0;
-}
-#endif
