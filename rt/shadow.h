@@ -22,7 +22,7 @@ enum {
 	Forgetwin = 8,		/* frames a fresh call looks at for older frames of its slot */
 };
 
-int	shadowmap(Thr *t) HIDDEN;	/* the stack, on first use */
+int	shadowmap(Thr *t) HIDDEN;	/* the stack, at a thread's first site hook (hook.c) */
 int	shadowcompact(Thr *t) HIDDEN;	/* full: make room if frames are provably gone */
 
 /* the topmost frame of slot, or nil */
@@ -71,14 +71,14 @@ shadowforget(Thr *t, uintptr_t *slot)
  * return address, then devtrace_return in the slot.  Nil if the call is
  * not followed.
  */
-static inline Frame *
+static inline __attribute__((always_inline)) Frame *
 shadowpush(Thr *t, Dev *d, uintptr_t *slot, uint32_t site)
 {
 	uintptr_t real;
 	Frame *f;
 
-	if (unlikely(t->stk == NULL) && shadowmap(t) < 0)
-		return NULL;
+	if (unlikely(t->stk == NULL))
+		return NULL;	/* devtrace_hook maps it; it could not */
 	real = *slot;
 	if (real == (uintptr_t)devtrace_return) {
 		if ((f = shadowtop(t, slot)) == NULL)
