@@ -51,6 +51,9 @@ END {
 	}
 	t(extra["dev-writer1"] > 0 && extra["dev-writer2"] > 0, "the device's writer rates were measured")
 	t(extra["dev-rejected"] > 0, "the device's rejected-hit cost was measured")
+	t(extra["floor"] > 0 && extra["floor-traced"] > extra["floor-plain"], "the floor of a traced call was measured (" extra["floor"] " ns)")
+	if (retpred)
+		t(extra["retpred-miss"] != "", "a redirected return's misprediction was measured")
 	t(extra["reader-devtrace-cat"] > 0, "devtrace cat drained records from a full ring")
 	t(extra["reader-devtrace-record"] > 0, "devtrace record saved records from a full ring")
 	if ("reader-cat-null" in extra)

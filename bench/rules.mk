@@ -3,9 +3,18 @@
 # builds the workloads itself (the Lua ones from Debian's source, fetched at
 # run time by tools/fetch-lua); here only its two helpers.
 # dev/ and host/ rules come after ours, so their names are spelled out here.
-BENCH_TOOLS = $(B)/bench/timeit $(B)/bench/writers
+# retpred's leaves are the ISA's (arch/ARCH/retleaf.S): built where there are some
+RETLEAF = $(wildcard arch/$(ARCH)/retleaf.S)
+BENCH_TOOLS = $(B)/bench/timeit $(B)/bench/writers $(B)/bench/floor $(if $(RETLEAF),$(B)/bench/retpred)
 
 $(B)/bench/timeit: $(B)/bench/timeit.o
+	$(CC) $(CFLAGS) -o $@ $^
+
+# the floor of a traced call, and a redirected return's misprediction
+$(B)/bench/floor: $(B)/bench/floor.o
+	$(CC) $(CFLAGS) -o $@ $^
+
+$(B)/bench/retpred: $(B)/bench/retpred.o $(RETLEAF)
 	$(CC) $(CFLAGS) -o $@ $^
 
 $(B)/bench/writers: $(B)/bench/writers.o $(B)/host/linux.o $(B)/host/shm.o $(B)/libdev.a

@@ -184,7 +184,9 @@ readentries(Elftab *t, Elf *e, size_t shstr, const ElfW(Phdr) *ph, size_t phnum,
 		if (v[i] != 0 && inload(ph, phnum, bias, v[i], Sledlen, PF_X))
 			v[j++] = v[i];
 	n = j;
-	if (n > 1)
+	for (i = 1; i < n && v[i - 1] <= v[i]; i++)
+		;	/* the linker's order is the address order already, as a rule */
+	if (i < n)
 		qsort(v, n, sizeof *v, u64cmp);
 	for (i = 0, j = 0; i < n; i++)
 		if (j == 0 || v[j - 1] != v[i])

@@ -6,7 +6,10 @@
  * (started, trace on, watched), redirects the function's return through
  * devtrace_return, keeping the true return address on the thread's
  * shadow stack (shadow.h).  devtrace_unhook finds it again and writes
- * the X record.
+ * the X record.  devtrace_hookfast is devtrace_hook's usual case, for
+ * trampolines that save less when they can (amd64: no vector registers;
+ * arch/amd64/hookflags): it leaves every other case to devtrace_hook.
+ * This file and shadow.c are built with those flags.
  */
 #include <stdlib.h>
 #include <unistd.h>
@@ -16,24 +19,22 @@
 #include "rt/shadow.h"
 
 void	devtrace_hook(uint32_t site, uintptr_t *slot, uint64_t *regs) HIDDEN;
+int	devtrace_hookfast(uint32_t site, uintptr_t *slot, uint64_t *regs) HIDDEN;
 uintptr_t	devtrace_unhook(uintptr_t *slot, uint64_t *regs) HIDDEN;
 
-void
-devtrace_hook(uint32_t idx, uintptr_t *slot, uint64_t *regs)
+/* a hit of site idx by thread t, in the runtime already: its E record, its return followed */
+static inline __attribute__((always_inline)) void
+hookbody(Thr *t, uint32_t idx, uintptr_t *slot, uint64_t *regs, uint64_t ticks)
 {
-	uint64_t ticks = hostticks();
-	Thr *t;
 	View *v;
 	Dev *d;
 	Frame *f;
 	Hit h;
 	int k, r;
 
-	if ((t = hookenter()) == NULL)
-		return;
 	v = ald(&rt.view);
-	if (v == NULL || v->d == NULL || idx >= v->nsite || (k = v->slot[idx]) < 0 || !v->has[k])
-		goto out;
+	if (unlikely(v == NULL || v->d == NULL || idx >= v->nsite || (k = v->slot[idx]) < 0 || !v->has[k]))
+		return;
 	d = v->d;
 	hitfill(&h, t, siteat(idx)->pc, ticks, t->n, 0);
 	h.a[0] = regs[Rarg0];
@@ -41,17 +42,52 @@ devtrace_hook(uint32_t idx, uintptr_t *slot, uint64_t *regs)
 	h.a[2] = regs[Rarg0 + 2];
 	h.a[3] = regs[Rarg0 + 3];
 	if (!((r = devfilter(d, &v->sel[k], &h)) & Hfollow))
-		goto out;	/* dropped, or the exit decided already */
-	if ((f = shadowpush(t, d, slot, idx)) == NULL)
-		goto out;
+		return;	/* dropped, or the exit decided already */
+	if (unlikely((f = shadowpush(t, d, slot, idx)) == NULL))
+		return;
 	h.depth = f->depth;
 	if (r & Hrecord)
 		devrecord(d, &h);
-out:
+}
+
+/*
+ * The usual hit: a thread with a Thr and a shadow stack, outside the
+ * runtime.  Anything else (the thread's first hook, an exiting thread, a
+ * hook inside the runtime) returns 1 having done nothing, and the
+ * trampoline calls devtrace_hook: on ISAs whose hookflags keep this path
+ * off some registers, the trampoline saves those only then.
+ */
+int
+devtrace_hookfast(uint32_t idx, uintptr_t *slot, uint64_t *regs)
+{
+	uint64_t ticks = cycles();	/* hostticks, inline: the runtime is user space on Linux */
+	uintptr_t sp = (uintptr_t)__builtin_frame_address(0);
+	Thr *t = me;
+
+	if (unlikely((uintptr_t)t <= (uintptr_t)GONE || (t->seq & 1) || t->stk == NULL))
+		return 1;
+	enterset(t, sp);
+	hookbody(t, idx, slot, regs, ticks);
+	leave(t);
+	return 0;
+}
+
+/* every hit, whatever the thread's state */
+void
+devtrace_hook(uint32_t idx, uintptr_t *slot, uint64_t *regs)
+{
+	uint64_t ticks = cycles();
+	Thr *t;
+
+	if (unlikely((t = hookenter()) == NULL))
+		return;
+	if (t->stk == NULL)
+		shadowmap(t);	/* here, where the C library may run: devtrace_hookfast needs it */
+	hookbody(t, idx, slot, regs, ticks);
 	leave(t);
 }
 
-static void
+__attribute__((noreturn, noinline, cold)) static void
 lost(void)
 {
 	static const char msg[] = "devtrace: a redirected return has no shadow stack frame\n";
@@ -64,7 +100,7 @@ lost(void)
 uintptr_t
 devtrace_unhook(uintptr_t *slot, uint64_t *regs)
 {
-	uint64_t ticks = hostticks();
+	uint64_t ticks = cycles();
 	Thr *t = me;
 	uintptr_t real;
 	View *v;
@@ -72,15 +108,15 @@ devtrace_unhook(uintptr_t *slot, uint64_t *regs)
 	Hit h;
 	int rec;
 
-	if (t == NULL || t == GONE || t->stk == NULL)
+	if (unlikely((uintptr_t)t <= (uintptr_t)GONE))
 		lost();
 	rec = enter(t);
-	if ((top = shadowtop(t, slot)) == NULL)
-		lost();
+	if (unlikely((top = shadowtop(t, slot)) == NULL))
+		lost();	/* no frame: no stack either */
 	real = top->real;
 	lo = shadowchain(t, top);
 	v = rec ? ald(&rt.view) : NULL;
-	if (v && v->d) {
+	if (likely(v && v->d)) {
 		hitfill(&h, t, 0, ticks, 0, 1);
 		h.a[0] = regs[Rret];
 		for (f = top; f >= lo; f--) {

@@ -22,16 +22,18 @@ enum {
 	Forgetwin = 8,		/* frames a fresh call looks at for older frames of its slot */
 };
 
-int	shadowmap(Thr *t) HIDDEN;	/* the stack, on first use */
+int	shadowmap(Thr *t) HIDDEN;	/* the stack, at a thread's first site hook (hook.c) */
 int	shadowcompact(Thr *t) HIDDEN;	/* full: make room if frames are provably gone */
 
 /* the topmost frame of slot, or nil */
 static inline Frame *
 shadowtop(Thr *t, uintptr_t *slot)
 {
-	uint32_t i;
+	uint32_t i = t->n;
 
-	for (i = t->n; i > 0; i--)
+	if (likely(i > 0 && t->stk[i - 1].slot == slot))
+		return &t->stk[i - 1];	/* the usual return: no jump skipped frames */
+	for (; i > 0; i--)
 		if (t->stk[i - 1].slot == slot)
 			return &t->stk[i - 1];
 	return NULL;
@@ -69,14 +71,14 @@ shadowforget(Thr *t, uintptr_t *slot)
  * return address, then devtrace_return in the slot.  Nil if the call is
  * not followed.
  */
-static inline Frame *
+static inline __attribute__((always_inline)) Frame *
 shadowpush(Thr *t, Dev *d, uintptr_t *slot, uint32_t site)
 {
 	uintptr_t real;
 	Frame *f;
 
-	if (t->stk == NULL && shadowmap(t) < 0)
-		return NULL;
+	if (unlikely(t->stk == NULL))
+		return NULL;	/* devtrace_hook maps it; it could not */
 	real = *slot;
 	if (real == (uintptr_t)devtrace_return) {
 		if ((f = shadowtop(t, slot)) == NULL)
@@ -84,7 +86,7 @@ shadowpush(Thr *t, Dev *d, uintptr_t *slot, uint32_t site)
 		real = f->real;
 	} else if (t->n > 0)
 		shadowforget(t, slot);
-	if (t->n >= t->max && !shadowcompact(t)) {
+	if (unlikely(t->n >= t->max) && !shadowcompact(t)) {
 		devcount(d, Cdeep);
 		return NULL;
 	}

@@ -97,6 +97,37 @@ thrforked(void)
 	}
 }
 
+/* enter (thr.h) found seq odd: a hook inside the runtime, or the frame that made it odd was abandoned */
+int
+enterodd(Thr *t, uintptr_t sp)
+{
+	stack_t ss;
+
+	if (sp < t->busysp || (sigaltstack(NULL, &ss) == 0 && (ss.ss_flags & SS_ONSTACK))) {
+		reentered();
+		return 0;
+	}
+	rst(&t->seq, t->seq + 1);
+	enterset(t, sp);
+	return 1;
+}
+
+/* hookenter (thr.h), the rare cases: no Thr yet, an exiting thread, seq odd; sp: the hook's frame */
+Thr *
+hookenterslow(uintptr_t sp)
+{
+	Thr *t = me;
+
+	if (t == NULL && (t = thrnew()) == NULL)
+		return NULL;
+	if (t == GONE)
+		return NULL;
+	if (t->seq & 1)
+		return enterodd(t, sp) ? t : NULL;
+	enterset(t, sp);
+	return t;
+}
+
 /* a hook inside the runtime (a signal handler's): skipped, counted */
 void
 reentered(void)

@@ -10,6 +10,7 @@
  * waits for even-or-changed before freeing a View.
  */
 #include <signal.h>
+#include "cycles.h"
 
 #define GONE	((Thr *)1)	/* the thread's Thr was given back: it is exiting */
 #define fence()	__atomic_signal_fence(__ATOMIC_SEQ_CST)
@@ -46,30 +47,38 @@ int	rtinside(void) HIDDEN;		/* this thread is marked inside the runtime */
 uintptr_t	rtbusysp(void) HIDDEN;	/* where it went in */
 void	rtleft(void) HIDDEN;		/* it left for good: a jump out of a handler */
 
+#define likely(x)	__builtin_expect(!!(x), 1)
+#define unlikely(x)	__builtin_expect(!!(x), 0)
+
+int	enterodd(Thr *t, uintptr_t sp) HIDDEN;	/* thr.c: enter's rare path */
+Thr	*hookenterslow(uintptr_t sp) HIDDEN;	/* thr.c: hookenter's rare paths */
+
+/* seq goes odd, the stack pointer it went odd at kept */
+static inline void
+enterset(Thr *t, uintptr_t sp)
+{
+	t->busysp = sp;
+	fence();
+	rst(&t->seq, t->seq + 1);
+	fence();
+}
+
 /*
  * Into the runtime.  An odd seq means the thread is in it already: a
  * signal handler's hook, skipped; unless the runtime frame that made it
  * odd was abandoned (a handler jumped out of it and jmp.c did not see
  * the jump): then we are at or above it on the same stack, since a
- * handler's frames are below the frame it interrupted.
+ * handler's frames are below the frame it interrupted.  The odd case
+ * is out of line (enterodd): every hook runs this.
  */
 static inline int
 enter(Thr *t)
 {
 	uintptr_t sp = (uintptr_t)__builtin_frame_address(0);
-	stack_t ss;
 
-	if (t->seq & 1) {
-		if (sp < t->busysp || (sigaltstack(NULL, &ss) == 0 && (ss.ss_flags & SS_ONSTACK))) {
-			reentered();
-			return 0;
-		}
-		rst(&t->seq, t->seq + 1);
-	}
-	t->busysp = sp;
-	fence();
-	rst(&t->seq, t->seq + 1);
-	fence();
+	if (unlikely(t->seq & 1))
+		return enterodd(t, sp);
+	enterset(t, sp);
 	return 1;
 }
 
@@ -80,16 +89,21 @@ leave(Thr *t)
 	rst(&t->seq, t->seq + 1);
 }
 
-/* this thread's Thr, entered into the runtime; nil if the hook must not run */
+/*
+ * This thread's Thr, entered into the runtime; nil if the hook must not
+ * run.  The usual case inline: a Thr, outside the runtime; the first
+ * hook of a thread, an exiting thread and a hook inside the runtime
+ * out of line (hookenterslow).
+ */
 static inline Thr *
 hookenter(void)
 {
+	uintptr_t sp = (uintptr_t)__builtin_frame_address(0);
 	Thr *t = me;
 
-	if (t == NULL && (t = thrnew()) == NULL)
-		return NULL;
-	if (t == GONE || !enter(t))
-		return NULL;
+	if (unlikely((uintptr_t)t <= (uintptr_t)GONE || (t->seq & 1)))
+		return hookenterslow(sp);
+	enterset(t, sp);
 	return t;
 }
 

@@ -4,11 +4,15 @@
  * devtrace_entry is reached from a site's stub (site.h) at the entry of
  * a traced function, before its prologue: 0(%rsp) leads back into the
  * function, 8(%rsp) is the function's return slot, %r11d the site.
- * It saves every register that can carry an argument (rdi rsi rdx rcx
- * r8 r9, rax for varargs, r10 for a static chain, xmm0-7), aligns the
+ * It saves every general register that can carry an argument (rdi rsi
+ * rdx rcx r8 r9, rax for varargs, r10 for a static chain), aligns the
  * stack whatever it was given, and calls
+ *	devtrace_hookfast(site, &return slot, saved registers)
+ * which is built to use no vector register (hookflags) and handles the
+ * usual hit; if it returns non-zero (a thread's first hook, an exiting
+ * thread, a hook inside the runtime) it saves xmm0-7 too and calls
  *	devtrace_hook(site, &return slot, saved registers)
- * which may replace the return slot with devtrace_return.  Everything
+ * Either may replace the return slot with devtrace_return.  Everything
  * the function can see comes back as it was; r11 is dead at an entry.
  *
  * devtrace_return is where a redirected function returns to: %rsp is
@@ -16,7 +20,12 @@
  * return registers (rax rdx xmm0 xmm1), calls
  *	devtrace_unhook(&return slot, saved registers)
  * which writes the X record and gives back the true return address,
- * and returns there through the same slot.
+ * and goes there by an indirect jmp, not a ret: the function's own ret
+ * already took the return-stack entry of this call (and mispredicted,
+ * the one misprediction a redirected return must cost); a second ret
+ * would take its caller's entry, mispredict too, and leave the CPU's
+ * return stack one entry off for every return after it (bench/retpred.c
+ * measures both).
  */
 	.text
 
@@ -33,7 +42,7 @@ devtrace_entry:
 	movq	%rsp, %rbp
 	.cfi_def_cfa_register %rbp
 	andq	$-16, %rsp
-	subq	$192, %rsp
+	subq	$208, %rsp
 	movq	%rdi, 0(%rsp)
 	movq	%rsi, 8(%rsp)
 	movq	%rdx, 16(%rsp)
@@ -42,19 +51,14 @@ devtrace_entry:
 	movq	%r9, 40(%rsp)
 	movq	%rax, 48(%rsp)
 	movq	%r10, 56(%rsp)
-	movaps	%xmm0, 64(%rsp)
-	movaps	%xmm1, 80(%rsp)
-	movaps	%xmm2, 96(%rsp)
-	movaps	%xmm3, 112(%rsp)
-	movaps	%xmm4, 128(%rsp)
-	movaps	%xmm5, 144(%rsp)
-	movaps	%xmm6, 160(%rsp)
-	movaps	%xmm7, 176(%rsp)
+	movl	%r11d, 192(%rsp)	/* the site, for devtrace_hook */
 	movl	%r11d, %edi
 	leaq	16(%rbp), %rsi		/* old rbp, back into the function, then the return slot */
 	movq	%rsp, %rdx
-	call	devtrace_hook
-	movq	0(%rsp), %rdi
+	call	devtrace_hookfast
+	testl	%eax, %eax
+	jnz	2f
+1:	movq	0(%rsp), %rdi
 	movq	8(%rsp), %rsi
 	movq	16(%rsp), %rdx
 	movq	24(%rsp), %rcx
@@ -62,6 +66,26 @@ devtrace_entry:
 	movq	40(%rsp), %r9
 	movq	48(%rsp), %rax
 	movq	56(%rsp), %r10
+	movq	%rbp, %rsp
+	.cfi_remember_state
+	.cfi_def_cfa_register %rsp
+	popq	%rbp
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore %rbp
+	ret
+	.cfi_restore_state
+2:	movaps	%xmm0, 64(%rsp)		/* the rare case: the vector arguments too */
+	movaps	%xmm1, 80(%rsp)
+	movaps	%xmm2, 96(%rsp)
+	movaps	%xmm3, 112(%rsp)
+	movaps	%xmm4, 128(%rsp)
+	movaps	%xmm5, 144(%rsp)
+	movaps	%xmm6, 160(%rsp)
+	movaps	%xmm7, 176(%rsp)
+	movl	192(%rsp), %edi
+	leaq	16(%rbp), %rsi
+	movq	%rsp, %rdx
+	call	devtrace_hook
 	movaps	64(%rsp), %xmm0
 	movaps	80(%rsp), %xmm1
 	movaps	96(%rsp), %xmm2
@@ -70,12 +94,7 @@ devtrace_entry:
 	movaps	144(%rsp), %xmm5
 	movaps	160(%rsp), %xmm6
 	movaps	176(%rsp), %xmm7
-	movq	%rbp, %rsp
-	.cfi_def_cfa_register %rsp
-	popq	%rbp
-	.cfi_adjust_cfa_offset -8
-	.cfi_restore %rbp
-	ret
+	jmp	1b
 	.cfi_endproc
 	.size	devtrace_entry, .-devtrace_entry
 
@@ -100,13 +119,15 @@ devtrace_return:
 	movq	%rsp, %rsi
 	call	devtrace_unhook
 	movq	%rax, 8(%rbp)		/* the true return address, in the slot */
+	movq	%rax, %r11		/* r11: scratch at a return, carries no value */
 	movq	0(%rsp), %rax
 	movq	8(%rsp), %rdx
 	movaps	16(%rsp), %xmm0
 	movaps	32(%rsp), %xmm1
 	movq	%rbp, %rsp
 	popq	%rbp
-	ret
+	leaq	8(%rsp), %rsp		/* the slot, as a ret would pop it */
+	jmp	*%r11
 	.cfi_endproc
 	.size	devtrace_return, .-devtrace_return
 

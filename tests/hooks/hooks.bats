@@ -537,3 +537,23 @@ storm() {
 	records
 	[ "$(n E tick)" -gt 0 ]
 }
+
+@test "every argument and return register survives a thread's first hook and its later ones" {
+	on swap both wide
+	run traced "$H/fx_wide"
+	assert_success
+	assert_output "$(for t in main thread; do printf '%s\n' "$t 0 swap 4.50 4.50 both 13 7 wide 445.00" \
+		"$t 1 swap 4.50 7.50 both 14 8 wide 467.00" "$t 2 swap 4.50 10.50 both 15 9 wide 489.00"; done)"
+	records
+	assert_equal "$(n E swap)" 6
+	assert_equal "$(n X swap)" 6
+	assert_equal "$(n E both)" 6
+	assert_equal "$(n X both)" 6
+	assert_equal "$(n E wide)" 6
+	assert_equal "$(n X wide)" 6
+	run grep -c ' E wide 1 2 3 4$' "$T/recs"
+	assert_output 6
+	# the first of two general return registers, as the X record carries it
+	run sh -c "awk '\$2 == \"X\" && \$3 == \"both\" { print \$4 }' '$T/recs' | sort | uniq -c | awk '{ printf \"%s:%s \", \$2, \$1 }'"
+	assert_output "13:2 14:2 15:2 "
+}

@@ -2,7 +2,7 @@
 # built with bin/devtrace-cc, a device made without FUSE (devshm), and
 # bats tests that check the records exactly.
 HOOKS_B = $(B)/tests/hooks
-HOOKS_FX = basic threads signal jmp fork exec dl off deep tick storm
+HOOKS_FX = basic threads signal jmp fork exec dl off deep tick storm wide
 HOOKS_BINS = $(HOOKS_FX:%=$(HOOKS_B)/fx_%) $(HOOKS_B)/fx_tail $(HOOKS_B)/fx_classic \
 	$(HOOKS_B)/fx_linked $(HOOKS_B)/libfx.so $(HOOKS_B)/devshm $(HOOKS_B)/fx_cet \
 	$(HOOKS_B)/fx_bench $(HOOKS_B)/fx_bench_plain $(HOOKS_B)/fx_bench_classic \
