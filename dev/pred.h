@@ -49,7 +49,7 @@ enum {
 };
 enum {	/* Ovar operands; term kinds */
 	Varg0, Varg1, Varg2, Varg3, Vretval, Ventry, Vpc, Vpid, Vtid,
-	Vppid, Vuid, Vcpu, Vtimestamp, Vdepth,
+	Vppid, Vuid, Vcpu, Vtimestamp, Vdepth, Vdur,
 	Nvar,
 	Texec = Nvar, Texecne, Tret,
 	Nterm,
@@ -61,5 +61,7 @@ int	predterms(Prog *p);	/* a valid stack program as a term table, if it has the 
 int	predvalid(const Prog *p);		/* 1 if safe to run */
 int	predeval(const Prog *p, const Hit *h);	/* 1 true, 0 false, -1 fault (division by zero) */
 uint32_t	predvars(const Prog *p);	/* variables a valid program reads: bits 1<<Vname */
+uint64_t	predvar(const Hit *h, uint64_t v);	/* a variable's value at a hit; 0 for no variable */
+int	predrun(const Prog *p, const Hit *h, uint64_t *val);	/* stack code nobody validated (it may change as it runs): its value; -1 on any fault */
 
 #endif

@@ -45,6 +45,7 @@ devtrace_hook(uint32_t idx, uintptr_t *slot, uint64_t *regs)
 	if ((f = shadowpush(t, d, slot, idx)) == NULL)
 		goto out;
 	h.depth = f->depth;
+	f->ticks = ticks;
 	if (r & Hrecord)
 		devrecord(d, &h);
 out:
@@ -88,6 +89,7 @@ devtrace_unhook(uintptr_t *slot, uint64_t *regs)
 				continue;
 			h.pc = siteat(f->site)->pc;
 			h.depth = f->depth;
+			h.dur = ticks - f->ticks;
 			devhit(v->d, &v->sel[v->slot[f->site]], &h);
 		}
 	}
