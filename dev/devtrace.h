@@ -96,8 +96,8 @@ struct Hit {
 	uint32_t pid;		/* process id, for watch and predicates */
 	uint32_t depth;		/* call depth as the shadow stack knows it */
 	uint8_t exit;		/* 0: entry (E), 1: exit (X) */
-	uint64_t dur;		/* X: ticks since its entry, if the host knows them (predicate variable dur); else 0 */
 	Writer *w;		/* the thread's; nil: decide afresh and count atomically */
+	uint64_t dur;		/* X: ticks since its entry, if the host knows them (predicate variable dur); else 0 */
 };
 
 /*
