@@ -68,6 +68,30 @@ aggwriterdone(Writer *w)
 	w->aggbuf = 0;
 }
 
+/* what the hook path needs of aggregation i, if its keys and value are lone variables: else s->gen stays 0 */
+static void
+simple(Dev *d, int i, Aggsel *s)
+{
+	Agg *a = &d->aggs.agg[i];
+	uint32_t g = ald(&a->gen), func = rld(&a->func), nkey = rld(&a->nkey), j, v;
+
+	__builtin_memset(s, 0, sizeof *s);
+	if (func > Fquantize || nkey > Nkey)
+		return;
+	for (j = 0; j < nkey; j++) {
+		if (rld(&a->key[j].kind) != Evar || (v = rld(&a->key[j].var)) >= Nvar)
+			return;
+		s->key[j] = v;
+	}
+	if (func != Fcount && (rld(&a->val.kind) != Evar || (v = rld(&a->val.var)) >= Nvar))
+		return;
+	s->val = func != Fcount ? v : 0;
+	s->func = func;
+	s->nkey = nkey;
+	/* changed while we read: the hits read the block */
+	s->gen = ald(&a->gen) == g ? g : 0;
+}
+
 void
 aggtsel(Dev *d, int slot, Tsel *sel)
 {
@@ -78,47 +102,47 @@ aggtsel(Dev *d, int slot, Tsel *sel)
 	sel->aggin = sel->aggout = 0;
 	for (i = 0; i < Nagg; i++) {
 		a = &d->aggs.agg[i];
+		sel->agg[i].gen = 0;
 		if (ald(&a->gen) != 0 && rld(&a->tslot) == (uint32_t)slot) {
 			if (rld(&a->exit))
 				sel->aggout |= 1u << i;
 			else
 				sel->aggin |= 1u << i;
+			simple(d, i, &sel->agg[i]);
 		}
 	}
 	m = rld(&d->aggs.recmode[slot]);
 	sel->norec = m == Roff || (m != Ron && (sel->aggin | sel->aggout) != 0);
 }
 
-static uint64_t
+/* straight-line code: the key words not in use are zero in the entry and in k */
+static inline uint64_t
 hash(uint64_t tag, const uint64_t *k)
 {
 	uint64_t h = tag * 0x9e3779b97f4a7c15ull;
-	int i;
 
-	for (i = 0; i < Nkeyw; i++) {
-		h = (h ^ k[i]) * 0xff51afd7ed558ccdull;
-		h ^= h >> 32;
-	}
-	return h;
+	h = (h ^ k[0]) * 0xff51afd7ed558ccdull;
+	h = (h ^ k[1]) * 0xff51afd7ed558ccdull;
+	h = (h ^ k[2]) * 0xff51afd7ed558ccdull;
+	h = (h ^ k[3]) * 0xff51afd7ed558ccdull;
+	return h ^ h >> 29;
 }
 
-static int
+static inline int
 keyeq(Aent *e, const uint64_t *k)
 {
-	int i;
-
-	for (i = 0; i < Nkeyw; i++)
-		if (rld(&e->key[i]) != k[i])
-			return 0;
-	return 1;
+	return ((rld(&e->key[0]) ^ k[0]) | (rld(&e->key[1]) ^ k[1]) |
+	    (rld(&e->key[2]) ^ k[2]) | (rld(&e->key[3]) ^ k[3])) == 0;
 }
 
 /* an entry of another generation than its aggregation's now: free to take */
-static int
-stale(Dev *d, uint64_t tag)
+static inline int
+stale(Dev *d, uint64_t tag, uint64_t mine)
 {
 	uint32_t s = tag & 0xff;
 
+	if (s == (mine & 0xff))	/* our aggregation's: no need to read its generation */
+		return !(tag & Abusy) && tag >> 32 != mine >> 32;
 	return tag & Abusy ? 0 : s >= Nagg || rld(&d->aggs.agg[s].gen) != (uint32_t)(tag >> 32);
 }
 
@@ -180,14 +204,17 @@ find(Dev *d, Abuf *b, int shared, uint64_t tag, const uint64_t *k, uint32_t func
 	for (j = 0; j < Probemax; j++) {
 		e = &b->ent[(h + j) & (Aslots - 1)];
 		t = ald(&e->tag);
-		if (t == tag && keyeq(e, k))
-			return e;
+		if (t == tag) {	/* ours: its key, or another key, never free */
+			if (keyeq(e, k))
+				return e;
+			continue;
+		}
 		if (t == 0) {
 			if (free == 0)
 				free = e;
 			break;
 		}
-		if (free == 0 && stale(d, t))
+		if (free == 0 && stale(d, t, tag))
 			free = e;
 	}
 	if (free == 0)
@@ -196,7 +223,7 @@ find(Dev *d, Abuf *b, int shared, uint64_t tag, const uint64_t *k, uint32_t func
 	t = rld(&e->tag);
 	if (shared) {
 		/* taken by another writer meanwhile: it may be this very key, but a second entry is only merged */
-		if ((t != 0 && !stale(d, t)) || !acas(&e->tag, &t, tag | Abusy))
+		if ((t != 0 && !stale(d, t, tag)) || !acas(&e->tag, &t, tag | Abusy))
 			return 0;
 	}
 	for (i = 0; i < Nkeyw; i++)
@@ -222,15 +249,32 @@ eval(const Aexpr *x, const Hit *h, uint64_t *v)
 	return 0;
 }
 
-/* one aggregation of slot i at this hit */
+/* add x to the entry of tag and keys in b; no room: a drop */
+static __attribute__((noinline)) void
+add(Dev *d, uint32_t i, Abuf *b, int shared, uint64_t tag, const uint64_t *k, uint32_t func, uint64_t x)
+{
+	Aent *e;
+
+	if ((e = find(d, b, shared, tag, k, func)) == 0 ||
+	    !(shared ? addshared(e, func, x) : (addown(e, func, x), 1))) {
+		aadd(&d->aggs.drops, 1);
+		aadd(&d->aggs.sdrops[i], 1);
+		return;
+	}
+	if (shared)
+		aadd(&b->hits, 1);
+	else
+		rst(&b->hits, rld(&b->hits) + 1);
+}
+
+/* one aggregation of slot i at this hit, read from the block: keys that are programs or execname, lquantize */
 static void
-aggone(Dev *d, uint32_t i, const Tsel *sel, const Hit *h, Abuf *b, int shared)
+aggblock(Dev *d, uint32_t i, const Tsel *sel, const Hit *h, Abuf *b, int shared)
 {
 	Agg *a = &d->aggs.agg[i];
-	uint64_t k[Nkeyw] = { 0 }, x = 0, tag, bucket = 0;
+	uint64_t k[Nkeyw] = { 0 }, x = 0, bucket = 0;
 	uint32_t g, func, nkey, j, w = 0;
 	int64_t low, high, step;
-	Aent *e;
 
 	if ((g = ald(&a->gen)) == 0 || rld(&a->tslot) != sel->slot)
 		return;	/* removed since the host's copy: the next control generation drops it */
@@ -274,17 +318,43 @@ aggone(Dev *d, uint32_t i, const Tsel *sel, const Hit *h, Abuf *b, int shared)
 		else
 			bucket = 1 + (x - (uint64_t)low) / step;
 	}
-	tag = (uint64_t)g << 32 | bucket << 8 | i;
-	if ((e = find(d, b, shared, tag, k, func)) == 0 ||
-	    !(shared ? addshared(e, func, x) : (addown(e, func, x), 1))) {
-		aadd(&d->aggs.drops, 1);
-		aadd(&d->aggs.sdrops[i], 1);
+	add(d, i, b, shared, (uint64_t)g << 32 | bucket << 8 | i, k, func, x);
+}
+
+/*
+ * One aggregation of slot i at this hit.  Lone variables (the common
+ * case) were read and checked by devtsel: if the definition is still
+ * the one it saw, nothing else of it is read here.
+ */
+static inline __attribute__((always_inline)) void
+aggone(Dev *d, uint32_t i, const Tsel *sel, const Hit *h, Abuf *b, int shared)
+{
+	const Aggsel *s = &sel->agg[i];
+	uint64_t k[Nkeyw] = { 0 }, x = 0, tag;
+	uint32_t nw = s->nkey, func = s->func;
+	Aent *e;
+
+	if (s->gen == 0 || ald(&d->aggs.agg[i].gen) != s->gen) {
+		aggblock(d, i, sel, h, b, shared);
 		return;
 	}
-	if (shared)
-		aadd(&b->hits, 1);
-	else
+	switch (nw) {	/* unrolled: one or two keys are the common case */
+	case 4:	k[3] = predvar(h, s->key[3]);	/* fall through */
+	case 3:	k[2] = predvar(h, s->key[2]);	/* fall through */
+	case 2:	k[1] = predvar(h, s->key[1]);	/* fall through */
+	case 1:	k[0] = predvar(h, s->key[0]);
+	}
+	if (func != Fcount)
+		x = predvar(h, s->val);
+	tag = (uint64_t)s->gen << 32 | (uint64_t)(func == Fquantize ? aggqbucket(x) : 0) << 8 | i;
+	/* the common case: the writer's own table, the key where its hash points */
+	e = &b->ent[hash(tag, k) & (Aslots - 1)];
+	if (!shared && ald(&e->tag) == tag && keyeq(e, k)) {
+		addown(e, func, x);
 		rst(&b->hits, rld(&b->hits) + 1);
+		return;
+	}
+	add(d, i, b, shared, tag, k, func, x);
 }
 
 int
@@ -300,7 +370,7 @@ agghit(Dev *d, const Tsel *sel, Hit *h)
 			w->aggd = d;
 			w->aggbuf = claim(d, h->tid);
 		}
-		i = w && w->aggbuf >= 1 && w->aggbuf <= Naggbuf ? w->aggbuf - 1 : Naggbuf;
+		i = w && w->aggbuf - 1 < Naggbuf ? w->aggbuf - 1 : Naggbuf;	/* aggbuf is the process's own: 1 + index, or Naggbuf + 1 */
 		b = &d->aggs.buf[i];
 		shared = i == Naggbuf;
 		for (; m != 0; m &= m - 1)

@@ -25,7 +25,7 @@ typedef struct Agg Agg;
 typedef struct Aggs Aggs;
 
 enum {
-	Nagg = 16,		/* aggregations a device holds: bits of a Tsel's masks */
+	Nagg = Naggsel,		/* aggregations a device holds: bits of a Tsel's masks */
 	Nkey = 4,		/* keys of one aggregation */
 	Nkeyw = 4,		/* their words: execname takes two */
 	Naggbuf = 16,		/* writer threads with a table of their own */

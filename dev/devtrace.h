@@ -48,6 +48,7 @@ typedef struct Dev Dev;
 typedef struct Hit Hit;
 typedef struct Prog Prog;
 typedef struct Tsel Tsel;
+typedef struct Aggsel Aggsel;
 typedef struct Reader Reader;
 typedef struct Writer Writer;
 typedef struct Ctlfile Ctlfile;
@@ -101,6 +102,21 @@ struct Hit {
 };
 
 /*
+ * What the hook path needs of an aggregation whose keys and value are
+ * lone variables, taken and checked by devtsel (dev/agg.c), so that a
+ * hit reads nothing else of the definition but its generation.
+ */
+enum { Naggsel = 16 };	/* agg.h's Nagg */
+struct Aggsel {
+	uint32_t gen;		/* the definition's generation when taken; 0: not simple, read the block */
+	uint8_t func;		/* Fcount ... Fquantize (agg.h) */
+	uint8_t nkey;		/* key words */
+	uint8_t val;		/* the value's variable */
+	uint8_t pad;
+	uint8_t key[4];		/* the keys' variables */
+};
+
+/*
  * A host's private copy of one trace, made by devtsel() when the control
  * state changes; each site keeps the slot number devselect() gave it, so
  * the hook finds its trace without a search.  gen catches a trace that
@@ -115,6 +131,7 @@ struct Tsel {
 	Prog pred;		/* a validated private copy of the trace's predicate */
 	uint32_t aggin, aggout;	/* aggregations fired at its entries, at its exits: bits of slots (dev/agg.h) */
 	uint32_t norec;		/* its hits write no records: aggregated alone */
+	Aggsel agg[Naggsel];	/* the simple ones among them, checked once here (dev/agg.c) */
 };
 
 /* One open reader of the trace file: a record split across reads. */

@@ -252,47 +252,6 @@ predvars(const Prog *p)
 	return m;
 }
 
-static uint64_t
-var(const Hit *h, uint64_t v)
-{
-	switch (v) {
-	case Varg0:
-	case Varg1:
-	case Varg2:
-	case Varg3:
-		return h->exit ? 0 : h->a[v - Varg0];
-	case Vretval:
-		return h->exit ? h->a[0] : 0;
-	case Ventry:
-		return !h->exit;
-	case Vpc:
-		return h->pc;
-	case Vpid:
-		return h->pid;
-	case Vtid:
-		return h->tid;
-	case Vppid:
-		return hostppid();
-	case Vuid:
-		return hostuid();
-	case Vcpu:
-		return hostcpu();
-	case Vtimestamp:
-		return h->ticks;
-	case Vdepth:
-		return h->depth;
-	case Vdur:
-		return h->exit ? h->dur : 0;
-	}
-	return 0;
-}
-
-uint64_t
-predvar(const Hit *h, uint64_t v)
-{
-	return var(h, v);
-}
-
 #define lt(x, y)	(((x) ^ Min64) < ((y) ^ Min64))	/* signed, without a conversion */
 
 /* the comparison Olt+op, signed */
@@ -433,7 +392,7 @@ Llit64:
 	Next();
 Lvar:
 	pc++;
-	*++sp = var(h, A);
+	*++sp = predvar(h, A);
 	Next();
 Lstreq:
 	pc++;
@@ -441,7 +400,7 @@ Lstreq:
 	Next();
 Lcmpvi:
 	pc++;
-	x = var(h, A & 15);
+	x = predvar(h, A & 15);
 	y = sext(A >> 7, 49);
 	*++sp = cmp(A >> 4 & 7, x, y);
 	Next();
@@ -580,7 +539,7 @@ predrun(const Prog *p, const Hit *h, uint64_t *val)
 			i++;
 			break;
 		case Ovar:
-			st[++sp] = var(h, a);
+			st[++sp] = predvar(h, a);
 			break;
 		case Ostreq:
 			if (a >= Strmax)
@@ -588,7 +547,7 @@ predrun(const Prog *p, const Hit *h, uint64_t *val)
 			st[++sp] = streqn(p->str + a, Strmax - a, hostexecname());
 			break;
 		case Ocmpvi:
-			st[++sp] = cmp(a >> 4 & 7, var(h, a & 15), sext(a >> 7, 49));
+			st[++sp] = cmp(a >> 4 & 7, predvar(h, a & 15), sext(a >> 7, 49));
 			break;
 		case Ojz:
 			if (st[sp--] == 0) {
