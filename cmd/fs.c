@@ -347,6 +347,16 @@ park(fuse_req_t req, Fh *fh, size_t size, int eof)
 	fuse_req_interrupt_func(req, intr, p);
 }
 
+/* tracectl, aggs, aggraw: the part at off of the text a read from 0 took */
+static void
+textreply(fuse_req_t req, Fh *fh, size_t size, off_t off)
+{
+	if ((size_t)off >= fh->nstate)
+		fuse_reply_buf(req, NULL, 0);
+	else
+		fuse_reply_buf(req, fh->state + off, fh->nstate - off < size ? fh->nstate - off : size);
+}
+
 static void
 fsread(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off, struct fuse_file_info *fi)
 {
@@ -368,10 +378,7 @@ fsread(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off, struct fuse_file_
 				return;
 			}
 		}
-		if ((size_t)off >= fh->nstate)
-			fuse_reply_buf(req, NULL, 0);
-		else
-			fuse_reply_buf(req, fh->state + off, fh->nstate - off < size ? fh->nstate - off : size);
+		textreply(req, fh, size, off);
 		return;
 	case Qaggs:
 	case Qaggraw:
@@ -384,10 +391,7 @@ fsread(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off, struct fuse_file_
 				return;
 			}
 		}
-		if ((size_t)off >= fh->nstate)
-			fuse_reply_buf(req, NULL, 0);
-		else
-			fuse_reply_buf(req, fh->state + off, fh->nstate - off < size ? fh->nstate - off : size);
+		textreply(req, fh, size, off);
 		return;
 	case Qtrace:
 		if (records(req, fh, size))

@@ -76,18 +76,6 @@ namechar(char c, int first)
 	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || (!first && c >= '0' && c <= '9');
 }
 
-/* a equals b, reading at most n bytes of a, the block's */
-static int
-seqn(const char *a, const char *b, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n && a[i] == b[i]; i++)
-		if (a[i] == 0)
-			return 1;
-	return 0;
-}
-
 static int
 tracenamed(Dev *d, const char *name)
 {

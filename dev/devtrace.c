@@ -100,18 +100,6 @@ corrupt(Dev *d)
 	aadd(&d->count[Ccorrupt], 1);
 }
 
-/* a equals b, reading at most n bytes of a: a is the block's, b ours and NUL-terminated */
-static int
-seqn(const char *a, const char *b, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n && a[i] == b[i]; i++)
-		if (a[i] == 0)
-			return 1;
-	return 0;
-}
-
 static Trace *
 lookup(Dev *d, const char *name)
 {

@@ -62,7 +62,7 @@ int	predterms(Prog *p);	/* a valid stack program as a term table, if it has the 
 int	predvalid(const Prog *p);		/* 1 if safe to run */
 int	predeval(const Prog *p, const Hit *h);	/* 1 true, 0 false, -1 fault (division by zero) */
 uint32_t	predvars(const Prog *p);	/* variables a valid program reads: bits 1<<Vname */
-int	predrun(const Prog *p, const Hit *h, uint64_t *val);	/* stack code nobody validated (it may change as it runs): its value; -1 on any fault */
+int	predrun(const Prog *p, const Hit *h, uint64_t *val);	/* a program nobody validated (the block's): its value, run on a validated copy; -1 if invalid or on a fault */
 
 /* a variable's value at a hit; 0 for no variable.  Inline: the predicate machine and the aggregations' hook path read it */
 static inline uint64_t

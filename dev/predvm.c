@@ -359,7 +359,7 @@ terms(const uint64_t *in, const Hit *h)
  * the faults are ruled out.
  */
 static __attribute__((noinline)) int
-stack(const Prog *p, const Hit *h)
+stack(const Prog *p, const Hit *h, uint64_t *val)
 {
 	static const void *const op[Nop] = {
 		[Oret] = &&Lret, [Olit] = &&Llit, [Olit64] = &&Llit64, [Ovar] = &&Lvar,
@@ -381,7 +381,8 @@ stack(const Prog *p, const Hit *h)
 	pc = in;
 	Next();
 Lret:
-	return *sp != 0;
+	*val = *sp;
+	return 0;
 Llit:
 	pc++;
 	*++sp = sext(A, 56);
@@ -472,142 +473,41 @@ Lterms:
 int
 predeval(const Prog *p, const Hit *h)
 {
+	uint64_t v;
+
 	if (p->inst[0] == Oterms)
 		return terms(p->inst, h);
-	return stack(p, h);
-}
-
-/* execname against a string of the block, at most n bytes of it: it may change as we read */
-static int
-streqn(const char *s, uint64_t n, const char *name)
-{
-	uint64_t i;
-	char c;
-
-	for (i = 0; i < n && i < 16; i++) {
-		c = __atomic_load_n(&s[i], __ATOMIC_RELAXED);
-		if (c != name[i])
-			return 0;
-		if (c == 0)
-			return 1;
-	}
-	return 0;
+	return stack(p, h, &v) < 0 ? -1 : v != 0;
 }
 
 /*
- * Stack code straight from the shared block, where any process may
- * rewrite it while it runs, so it cannot be validated once: each word
- * is read once, and checked as the validator would (opcode, operand,
- * stack depth, a branch forward and inside), before it is used.  Only
- * forward branches: a run ends within ninst steps.  An aggregation's
- * keys and value run here (dev/agg.c); a predicate, run at every hit of
- * every trace, keeps its validated private copy (predeval).
+ * A program straight from the shared block, where any process may
+ * rewrite it while it runs: its words are copied once, the copy
+ * validated as a trace's predicate is (predvalid), then run by the same
+ * machine.  An aggregation's keys and value that are not lone variables
+ * run here (dev/agg.c); a predicate, run at every hit of every trace,
+ * keeps its validated private copy in the Tsel (predeval).  Copying
+ * only the words in use keeps a short expression cheap.
  */
 int
 predrun(const Prog *p, const Hit *h, uint64_t *val)
 {
-	uint64_t st[Stackmax + 1], w, a, x, y;
-	uint32_t i, n, sp, op;
-	const Opinfo *o;
+	Prog c;
+	uint32_t i;
 
-	n = __atomic_load_n(&p->ninst, __ATOMIC_RELAXED);
-	if (n == 0 || n > Progmax)
+	c.ninst = __atomic_load_n(&p->ninst, __ATOMIC_RELAXED);
+	c.nstr = __atomic_load_n(&p->nstr, __ATOMIC_RELAXED);
+	if (c.ninst == 0 || c.ninst > Progmax || c.nstr > Strmax)
 		return -1;
-	sp = 0;	/* st[1..sp] */
-	for (i = 0; i < n;) {
-		w = __atomic_load_n(&p->inst[i], __ATOMIC_RELAXED);
-		op = w & 0xff;
-		a = w >> 8;
-		if (op >= Nop || op == Oterms)
-			return -1;
-		o = &optab[op];
-		if (sp < o->pop || sp - o->pop + o->push > Stackmax)
-			return -1;
-		if (o->arg == Atarget && (a <= i || a >= n))
-			return -1;
-		switch (op) {
-		case Oret:
-			*val = st[sp];
-			return 0;
-		case Olit:
-			st[++sp] = sext(a, 56);
-			break;
-		case Olit64:
-			if (i + 1 >= n)
-				return -1;
-			st[++sp] = __atomic_load_n(&p->inst[i + 1], __ATOMIC_RELAXED);
-			i++;
-			break;
-		case Ovar:
-			st[++sp] = predvar(h, a);
-			break;
-		case Ostreq:
-			if (a >= Strmax)
-				return -1;
-			st[++sp] = streqn(p->str + a, Strmax - a, hostexecname());
-			break;
-		case Ocmpvi:
-			st[++sp] = cmp(a >> 4 & 7, predvar(h, a & 15), sext(a >> 7, 49));
-			break;
-		case Ojz:
-			if (st[sp--] == 0) {
-				i = a;
-				continue;
-			}
-			break;
-		case Ojmp:
-			i = a;
-			continue;
-		case Oandj:
-			if (st[sp] == 0) {
-				i = a;
-				continue;
-			}
-			sp--;
-			break;
-		case Oorj:
-			if (st[sp] != 0) {
-				st[sp] = 1;
-				i = a;
-				continue;
-			}
-			sp--;
-			break;
-		case Obool:	st[sp] = st[sp] != 0; break;
-		case Onot:	st[sp] = st[sp] == 0; break;
-		case Ocom:	st[sp] = ~st[sp]; break;
-		case Oneg:	st[sp] = -st[sp]; break;
-		default:	/* the binary operators */
-			y = st[sp--];
-			x = st[sp];
-			switch (op) {
-			case Omul:	x *= y; break;
-			case Odiv:
-			case Omod:
-				if (y == 0 || (x == Min64 && y == ~(uint64_t)0))
-					return -1;
-				x = op == Odiv ? (uint64_t)((int64_t)x / (int64_t)y) : (uint64_t)((int64_t)x % (int64_t)y);
-				break;
-			case Oadd:	x += y; break;
-			case Osub:	x -= y; break;
-			case Oshl:	x <<= y & 63; break;
-			case Oshr:	x = sar(x, y); break;
-			case Olt:	x = lt(x, y); break;
-			case Ole:	x = !lt(y, x); break;
-			case Ogt:	x = lt(y, x); break;
-			case Oge:	x = !lt(x, y); break;
-			case Oeq:	x = x == y; break;
-			case Oneq:	x = x != y; break;
-			case Oand:	x &= y; break;
-			case Oxor:	x ^= y; break;
-			case Oor:	x |= y; break;
-			default:
-				return -1;
-			}
-			st[sp] = x;
-			break;
-		}
-		i++;
+	for (i = 0; i < c.ninst; i++)
+		c.inst[i] = __atomic_load_n(&p->inst[i], __ATOMIC_RELAXED);
+	for (i = 0; i < c.nstr; i++)
+		c.str[i] = __atomic_load_n(&p->str[i], __ATOMIC_RELAXED);
+	if (!predvalid(&c))
+		return -1;
+	if (c.inst[0] == Oterms) {
+		*val = terms(c.inst, h);
+		return 0;
 	}
-	return -1;
+	return stack(&c, h, val);
 }
