@@ -30,3 +30,10 @@ check-bench-quick: $(BENCH_TOOLS)
 	@CC='$(CC)' B=$(B) bench/run --quick --tap $(B)/tap/bench-quick.tap > $(B)/bench/quick.txt 2> $(B)/tap/bench-quick.err || true
 
 .PHONY: bench bench-quick check-bench-quick
+
+# the cost of an aggregated hit next to a record's, in instructions per call
+# (callgrind): bench/aggcost prints the table (issue 16)
+bench-aggs: $(B)/tests/hooks/fx_bench $(B)/tests/hooks/devshm lib/libdevtrace.so
+	B=$(B) bench/aggcost
+
+.PHONY: bench-aggs

@@ -6,6 +6,7 @@
  */
 #ifndef DEVTRACE_CMD_H
 #define DEVTRACE_CMD_H
+#include <stddef.h>
 #include <stdint.h>
 
 enum { Stopwait = 10000 };	/* ms a stop may take */
@@ -29,4 +30,5 @@ unsigned long long	counter(const char *st, const char *key);	/* "#key N" of a st
 struct Shm	*attach(void);	/* the device, if a live server serves it; else exit 1: devtrace.c */
 int	xrecord(Cmd *c, int argc, char **argv);	/* devtrace record: record.c */
 int	catfile(Cmd *c, const char *path);	/* devtrace cat FILE: record.c */
+char	*aggtext(struct Shm *s, const char *syms, int form, size_t *len);	/* the aggregations, Aprinta or Amachine (dev/devtrace.h), malloc'd; NULL (errno) if the lock was not had: aggs.c */
 #endif

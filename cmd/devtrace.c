@@ -290,6 +290,34 @@ xstate(Cmd *c, int argc, char **argv)
 	return n;
 }
 
+/* the aggregations, as cat aggs (or, -m, aggraw) prints them */
+static int
+xaggs(Cmd *c, int argc, char **argv)
+{
+	char syms[PATH_MAX], *buf;
+	size_t n;
+	Shm *s;
+	int form = Aprinta;
+
+	while (nextopt(c, argc, argv, "+m") != -1)
+		form = Amachine;
+	if (optind < argc) {
+		fprintf(stderr, "devtrace aggs: unexpected argument '%s'\n", argv[optind]);
+		cmdusage(c, stderr);
+		return 2;
+	}
+	s = attach();
+	buf = aggtext(s, shmpath(dir, ".syms", syms, sizeof syms) < 0 ? NULL : syms, form, &n);
+	shmunmap(s);
+	if (buf == NULL) {
+		fprintf(stderr, "devtrace aggs: %s\n", errno == ENOMEM ? strerror(errno) : shmbusy(errno));
+		return 1;
+	}
+	n = writeall(1, buf, n) < 0;
+	free(buf);
+	return n;
+}
+
 static int
 xsyms(Cmd *c, int argc, char **argv)
 {
@@ -375,6 +403,7 @@ static Cmd cmds[] = {
 	{ "record", xrecord, "-o FILE [prog ...]", "save the records, binary, into FILE as fast as they are written, until SIGINT or prog's exit" },
 	{ "state", xstate, "", "print the device's state, as cat tracectl does" },
 	{ "syms", xsyms, "", "print the symbol file: pc name object, one line per function" },
+	{ "aggs", xaggs, "[-m]", "print the aggregations, as cat aggs does; -m: one line a key and bucket, as cat aggraw does" },
 	{ "status", xstatus, "", "tell whether a server runs, its pid and directory (exit 1 if none)" },
 	{ "start", xstart, "[devtraced option ...]", "start a server unless one runs" },
 	{ "stop", xstop, "", "stop the server and wait until it is gone" },

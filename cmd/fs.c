@@ -1,7 +1,8 @@
 /*
  * fs.c: the files of the device.  tracectl reads the state and takes
  * commands; trace and tracepipe consume records (an open one makes its
- * opener a reader, who is not traced); syms is the symbol file.
+ * opener a reader, who is not traced); syms is the symbol file; aggs
+ * and aggraw print the aggregations (cmd/aggs.c), without consuming them.
  * Sizes are unknown, so every file is direct_io: each read reaches us.
  */
 #include <errno.h>
@@ -20,6 +21,8 @@ enum {
 	Qtrace,
 	Qpipe,
 	Qsyms,
+	Qaggs,
+	Qaggraw,
 	Qmax,
 
 	Tickms = 5,	/* how often waiting tracepipe reads look again */
@@ -34,6 +37,8 @@ static struct {
 	[Qtrace] = { "trace", 0 },
 	[Qpipe] = { "tracepipe", 0 },
 	[Qsyms] = { "syms", 0 },
+	[Qaggs] = { "aggs", 0 },
+	[Qaggraw] = { "aggraw", 0 },
 };
 
 typedef struct Fh Fh;
@@ -44,7 +49,7 @@ struct Fh {
 	int q;
 	uint32_t pid;		/* trace, tracepipe: the reader it registered */
 	Reader r;		/* a record split across reads */
-	char *state;		/* tracectl: the state text a read from 0 took */
+	char *state;		/* tracectl, aggs, aggraw: the text a read from 0 took */
 	size_t nstate;
 	Ctlfile *ctl;		/* tracectl opened for writing: a line split across writes */
 	int fd;			/* syms */
@@ -342,6 +347,16 @@ park(fuse_req_t req, Fh *fh, size_t size, int eof)
 	fuse_req_interrupt_func(req, intr, p);
 }
 
+/* tracectl, aggs, aggraw: the part at off of the text a read from 0 took */
+static void
+textreply(fuse_req_t req, Fh *fh, size_t size, off_t off)
+{
+	if ((size_t)off >= fh->nstate)
+		fuse_reply_buf(req, NULL, 0);
+	else
+		fuse_reply_buf(req, fh->state + off, fh->nstate - off < size ? fh->nstate - off : size);
+}
+
 static void
 fsread(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off, struct fuse_file_info *fi)
 {
@@ -363,10 +378,20 @@ fsread(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off, struct fuse_file_
 				return;
 			}
 		}
-		if ((size_t)off >= fh->nstate)
-			fuse_reply_buf(req, NULL, 0);
-		else
-			fuse_reply_buf(req, fh->state + off, fh->nstate - off < size ? fh->nstate - off : size);
+		textreply(req, fh, size, off);
+		return;
+	case Qaggs:
+	case Qaggraw:
+		/* as tracectl: a read from the start makes the text afresh */
+		if (off == 0 || fh->state == NULL) {
+			free(fh->state);
+			fh->nstate = 0;
+			if ((fh->state = aggtext(srv->shm, srv->syms, fh->q == Qaggs ? Aprinta : Amachine, &fh->nstate)) == NULL) {
+				fuse_reply_err(req, errno ? errno : ENOMEM);
+				return;
+			}
+		}
+		textreply(req, fh, size, off);
 		return;
 	case Qtrace:
 		if (records(req, fh, size))

@@ -2,8 +2,8 @@
 FUSE_CFLAGS := $(shell pkg-config --cflags fuse3 2>/dev/null)
 FUSE_LIBS := $(shell pkg-config --libs fuse3 2>/dev/null || echo -lfuse3 -lpthread)
 
-DEVTRACED_OBJ = $(B)/cmd/devtraced.o $(B)/cmd/fs.o $(B)/cmd/mnt.o $(B)/cmd/live.o
-DEVTRACE_OBJ = $(B)/cmd/devtrace.o $(B)/cmd/run.o $(B)/cmd/record.o $(B)/cmd/live.o
+DEVTRACED_OBJ = $(B)/cmd/devtraced.o $(B)/cmd/fs.o $(B)/cmd/mnt.o $(B)/cmd/live.o $(B)/cmd/aggs.o
+DEVTRACE_OBJ = $(B)/cmd/devtrace.o $(B)/cmd/run.o $(B)/cmd/record.o $(B)/cmd/live.o $(B)/cmd/aggs.o
 
 # dev/ and host/ rules come after ours, so their names are spelled out here
 CMD_LIBS = $(B)/host/linux.o $(B)/host/shm.o $(B)/libdev.a

@@ -5,6 +5,7 @@
  * with the atomics below; everything else belongs to the control side.
  */
 #include "dev/pred.h"
+#include "dev/agg.h"
 
 #define ald(p)		__atomic_load_n((p), __ATOMIC_ACQUIRE)
 #define rld(p)		__atomic_load_n((p), __ATOMIC_RELAXED)
@@ -19,7 +20,7 @@ typedef struct Trace Trace;
 
 enum {
 	Magic = 0x65636172747665ull & 0xffffffff,	/* "devtrace" */
-	Version = 4,	/* 4: the buffer policy (policy, waitms, stalled, dropped) */
+	Version = 5,	/* 4: the buffer policy (policy, waitms, stalled, dropped); 5: aggregations */
 	Range = 1,	/* Trace.kind: an address range */
 	Glob,		/*	a pattern over symbol names */
 };
@@ -101,6 +102,8 @@ struct Dev {
 	char queryname[Namelen];
 	uint32_t hasquery;
 	char err[Errmax];
+
+	Aggs aggs;		/* aggregations: definitions and the writers' tables (agg.h) */
 
 	Slot slot[];		/* 1<<logmax of them */
 };

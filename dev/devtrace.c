@@ -100,18 +100,6 @@ corrupt(Dev *d)
 	aadd(&d->count[Ccorrupt], 1);
 }
 
-/* a equals b, reading at most n bytes of a: a is the block's, b ours and NUL-terminated */
-static int
-seqn(const char *a, const char *b, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n && a[i] == b[i]; i++)
-		if (a[i] == 0)
-			return 1;
-	return 0;
-}
-
 static Trace *
 lookup(Dev *d, const char *name)
 {
@@ -303,9 +291,9 @@ tronoff(Ctl *c, Trace *t)
 static int
 trremove(Ctl *c, Trace *t)
 {
-	(void)c;
 	ast(&t->gen, 0);
 	t->on = 0;
+	aggdetach(c->d, t - c->d->trace);
 	return Errnone;
 }
 
@@ -437,6 +425,7 @@ ctltestin(Ctl *c)
 	h.tid = h.pid = c->pid;
 	h.depth = 0;
 	h.exit = 0;
+	h.dur = 0;
 	h.w = 0;
 	if ((t = rangeof(d, h.pc)) != 0 && devtsel(d, t - d->trace, &sel))
 		devhit(d, &sel, &h);
@@ -485,7 +474,18 @@ ctlstop(Ctl *c)
 	return Errnone;
 }
 
+/* agg ...: the rest of the line (aggctl.c); a compiler's message it wrote itself */
+static int
+ctlagg(Ctl *c)
+{
+	int err = aggctl(c->d, c->rest, c->d->err, Errmax);
+
+	c->said = err != Errnone && c->d->err[0] != 0;
+	return err;
+}
+
 static const Cmd cmds[] = {
+	{ "agg", 1, 1, ctlagg },
 	{ "trace", 3, 5, ctltrace },
 	{ "size", 2, 2, ctlsize },
 	{ "logsize", 2, 2, ctllogsize },
@@ -526,7 +526,7 @@ ctlrun(Dev *d, char *line, uint32_t pid)
 		return 0;
 	while (*p) {
 		/* a predicate keeps its spaces: stop splitting at it */
-		if (c.nf == 3 && seq(c.f[0], "trace") && seq(c.f[2], "pred")) {
+		if ((c.nf == 3 && seq(c.f[0], "trace") && seq(c.f[2], "pred")) || (c.nf == 1 && seq(c.f[0], "agg"))) {
 			c.rest = p;
 			p += slen(p);
 			break;
@@ -549,7 +549,7 @@ ctlrun(Dev *d, char *line, uint32_t pid)
 		if (!seq(cmd->name, c.f[0]))
 			continue;
 		/* pred takes the rest of the line, spaces and all */
-		if (c.nf >= 3 && seq(cmd->name, "trace") && seq(c.f[2], "pred"))
+		if ((c.nf >= 3 && seq(cmd->name, "trace") && seq(c.f[2], "pred")) || seq(cmd->name, "agg"))
 			err = cmd->fn(&c);
 		else if (c.nf < cmd->minf || c.nf > cmd->maxf || *p)
 			err = Errnargs;

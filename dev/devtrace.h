@@ -48,6 +48,7 @@ typedef struct Dev Dev;
 typedef struct Hit Hit;
 typedef struct Prog Prog;
 typedef struct Tsel Tsel;
+typedef struct Aggsel Aggsel;
 typedef struct Reader Reader;
 typedef struct Writer Writer;
 typedef struct Ctlfile Ctlfile;
@@ -66,6 +67,8 @@ struct Writer {
 	uint32_t shard;		/* 1 + its index in the Dev's shards; 0: none, count atomically */
 	uint32_t lim;		/* hostlogmax(d): the largest ring the mapping holds, never re-read from d */
 	uint32_t ringlim;	/* lim under the ring policy, 0 under the others: devrecord's fast path is ring's alone */
+	Dev *aggd;		/* the device aggbuf belongs to (dev/agg.c) */
+	uint32_t aggbuf;	/* 1 + its aggregation table's index; 0: none yet; Naggbuf+1: the shared one */
 };
 
 /*
@@ -95,6 +98,22 @@ struct Hit {
 	uint32_t depth;		/* call depth as the shadow stack knows it */
 	uint8_t exit;		/* 0: entry (E), 1: exit (X) */
 	Writer *w;		/* the thread's; nil: decide afresh and count atomically */
+	uint64_t dur;		/* X: ticks since its entry, if the host knows them (predicate variable dur); else 0 */
+};
+
+/*
+ * What the hook path needs of an aggregation whose keys and value are
+ * lone variables, taken and checked by devtsel (dev/agg.c), so that a
+ * hit reads nothing else of the definition but its generation.
+ */
+enum { Naggsel = 16 };	/* agg.h's Nagg */
+struct Aggsel {
+	uint32_t gen;		/* the definition's generation when taken; 0: not simple, read the block */
+	uint8_t func;		/* Fcount ... Fquantize (agg.h) */
+	uint8_t nkey;		/* key words */
+	uint8_t val;		/* the value's variable */
+	uint8_t pad;
+	uint8_t key[4];		/* the keys' variables */
 };
 
 /*
@@ -110,6 +129,9 @@ struct Tsel {
 	uint32_t haspred;	/* 1: pred is valid; 2: it was not, every hit is dropped */
 	uint32_t exitknown;	/* pred reads nothing an exit changes but entry and arguments */
 	Prog pred;		/* a validated private copy of the trace's predicate */
+	uint32_t aggin, aggout;	/* aggregations fired at its entries, at its exits: bits of slots (dev/agg.h) */
+	uint32_t norec;		/* its hits write no records: aggregated alone */
+	Aggsel agg[Naggsel];	/* the simple ones among them, checked once here (dev/agg.c) */
 };
 
 /* One open reader of the trace file: a record split across reads. */
@@ -160,6 +182,19 @@ size_t	devread(Dev *d, Reader *r, char *buf, size_t n);	/* consumes records as t
 size_t	devreadraw(Dev *d, Reader *r, Rec *out, size_t n);	/* consumes up to n whole records, binary; as devread otherwise (tickets, losses, counters, r->wait) */
 void	devfmt(char *line, const Rec *rec);	/* the Reclen bytes of its line, as devread gives it */
 int	devreader(Dev *d, uint32_t pid, int open);	/* the reader rule: pid is not traced while open */
+
+/*
+ * The aggregations as text (dev/aggfmt.c), made of the writers' tables
+ * merged; reading consumes nothing.  form: Aprinta (DTrace's printa,
+ * quantize bars) or Amachine (one line a key and bucket, for awk).
+ * work: devaggwork() bytes the host lends for the merge.  name: the
+ * host's symbol of a function's address for func keys, or nil (hex).
+ * Returns the text's whole length: if it is >= n, only n-1 bytes were
+ * written (NUL-terminated); call again with more room.
+ */
+enum { Aprinta, Amachine };
+size_t	devaggwork(void);
+size_t	devaggs(Dev *d, void *work, char *buf, size_t n, int form, const char *(*name)(uint64_t pc, void *arg), void *arg);
 
 /* what a host needs to patch sites */
 uint32_t *devctlgen(Dev *d);	/* bumped on every state change; hosts may futex-wait on it */

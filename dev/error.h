@@ -41,6 +41,19 @@
 	X(Errpolicy,	Einval,	"unknown policy (ring, fill or block)") \
 	X(Errwaitms,	Einval,	"bad wait bound (1 to 60000 ms)") \
 	X(Errnowait,	Einval,	"only block waits: no bound") \
+	/* agg (dev/aggctl.c) */ \
+	X(Erraggform,	Einval,	"expected agg TRACE entry|exit @name[keys] = func(args), agg TRACE records on|off|auto, agg @name clear|remove, or agg clear") \
+	X(Erraggname,	Einval,	"bad aggregation name (@ then a letter or _, then letters, digits or _, 15 at most)") \
+	X(Erraggexists,	Eexist,	"aggregation exists") \
+	X(Errnoagg,	Enoent,	"no such aggregation") \
+	X(Errnagg,	Enospc,	"too many aggregations") \
+	X(Erraggfunc,	Einval,	"unknown function (count, sum, min, max, avg, quantize, lquantize)") \
+	X(Erraggargs,	Einval,	"wrong number of arguments: count(), lquantize(value, low, high, step), the others (value)") \
+	X(Errkeys,	Einval,	"too many keys (4 words; execname takes 2)") \
+	X(Errkey,	Einval,	"empty key or argument") \
+	X(Errlquant,	Einval,	"lquantize: low < high, step > 0 dividing high - low into 4096 buckets at most") \
+	X(Errrecmode,	Einval,	"records on, off or auto") \
+	X(Erragglong,	E2big,	"aggregation too long") \
 	/* the shared block */ \
 	X(Errcorrupt,	Eio,	"shared device damaged by a process (counted in #corrupt)") \
 	/* the predicate compiler (pred.c) */ \

@@ -89,7 +89,8 @@ devtsel(Dev *d, int slot, Tsel *sel)
 		sel->haspred = 2;
 	}
 	sel->exitknown = sel->haspred == 1 &&
-		!(predvars(&sel->pred) & (1u << Vretval | 1u << Vtimestamp | 1u << Vcpu));
+		!(predvars(&sel->pred) & (1u << Vretval | 1u << Vtimestamp | 1u << Vcpu | 1u << Vdur));
+	aggtsel(d, slot, sel);
 	return 1;
 }
 
@@ -135,6 +136,7 @@ devwriterdone(Writer *w)
 {
 	if (w->d && w->shard)
 		ast(&w->d->shard[w->shard - 1].tid, 0);
+	aggwriterdone(w);
 	w->d = 0;
 }
 
@@ -225,7 +227,7 @@ devfilter(Dev *d, const Tsel *sel, Hit *h)
 		return 0;
 	}
 	if (sel->haspred == 0 || (sel->haspred == 1 && pred(d, sel, h)))
-		return Hrecord|Hfollow;
+		return sel->aggin | sel->aggout | sel->norec ? agghit(d, sel, h) : Hrecord|Hfollow;
 	/* rejected: the exit is followed unless its answer is known now, and false */
 	if (sel->haspred == 1 && (!sel->exitknown || exittrue(d, sel, h))) {
 		dropped(d, h, 1);
@@ -244,6 +246,8 @@ devhit(Dev *d, const Tsel *sel, Hit *h)
 		dropped(d, h, 1);
 		return 0;
 	}
+	if ((sel->aggin | sel->aggout | sel->norec) && !(agghit(d, sel, h) & Hrecord))
+		return 0;	/* aggregated alone */
 	devrecord(d, h);
 	return 1;
 }

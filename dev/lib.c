@@ -162,3 +162,14 @@ globmatch(const char *p, const char *s)
 		p++;
 	return *p == 0;
 }
+
+int
+seqn(const char *a, const char *b, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n && a[i] == b[i]; i++)
+		if (a[i] == 0)
+			return 1;
+	return 0;
+}

@@ -31,6 +31,7 @@ sext(uint64_t a, int bits)
 }
 
 size_t	slen(const char *s);
+int	seqn(const char *a, const char *b, size_t n);	/* a equals b, reading at most n bytes of a: a is the block's, b ours and NUL-terminated */
 void	scopy(char *dst, const char *src, size_t n);
 void	bputc(Buf *b, char c);
 void	bputs(Buf *b, const char *s);

@@ -46,7 +46,7 @@ static const Punct punct[] = {
 /* variable names, in the order of their numbers in pred.h */
 static const char *const vars[Nvar] = {
 	"arg0", "arg1", "arg2", "arg3", "retval", "entry", "pc", "pid", "tid",
-	"ppid", "uid", "cpu", "timestamp", "depth",
+	"ppid", "uid", "cpu", "timestamp", "depth", "dur",
 };
 
 /* stack depth change of each opcode, to refuse too deep an expression */

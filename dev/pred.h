@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "dev/devtrace.h"
+#include "dev/host.h"
 
 enum {
 	Stackmax = 16,	/* evaluation stack depth */
@@ -49,7 +50,7 @@ enum {
 };
 enum {	/* Ovar operands; term kinds */
 	Varg0, Varg1, Varg2, Varg3, Vretval, Ventry, Vpc, Vpid, Vtid,
-	Vppid, Vuid, Vcpu, Vtimestamp, Vdepth,
+	Vppid, Vuid, Vcpu, Vtimestamp, Vdepth, Vdur,
 	Nvar,
 	Texec = Nvar, Texecne, Tret,
 	Nterm,
@@ -61,5 +62,42 @@ int	predterms(Prog *p);	/* a valid stack program as a term table, if it has the 
 int	predvalid(const Prog *p);		/* 1 if safe to run */
 int	predeval(const Prog *p, const Hit *h);	/* 1 true, 0 false, -1 fault (division by zero) */
 uint32_t	predvars(const Prog *p);	/* variables a valid program reads: bits 1<<Vname */
+int	predrun(const Prog *p, const Hit *h, uint64_t *val);	/* a program nobody validated (the block's): its value, run on a validated copy; -1 if invalid or on a fault */
+
+/* a variable's value at a hit; 0 for no variable.  Inline: the predicate machine and the aggregations' hook path read it */
+static inline uint64_t
+predvar(const Hit *h, uint64_t v)
+{
+	switch (v) {
+	case Varg0:
+	case Varg1:
+	case Varg2:
+	case Varg3:
+		return h->exit ? 0 : h->a[v - Varg0];
+	case Vretval:
+		return h->exit ? h->a[0] : 0;
+	case Ventry:
+		return !h->exit;
+	case Vpc:
+		return h->pc;
+	case Vpid:
+		return h->pid;
+	case Vtid:
+		return h->tid;
+	case Vppid:
+		return hostppid();
+	case Vuid:
+		return hostuid();
+	case Vcpu:
+		return hostcpu();
+	case Vtimestamp:
+		return h->ticks;
+	case Vdepth:
+		return h->depth;
+	case Vdur:
+		return h->exit ? h->dur : 0;
+	}
+	return 0;
+}
 
 #endif

@@ -252,39 +252,6 @@ predvars(const Prog *p)
 	return m;
 }
 
-static uint64_t
-var(const Hit *h, uint64_t v)
-{
-	switch (v) {
-	case Varg0:
-	case Varg1:
-	case Varg2:
-	case Varg3:
-		return h->exit ? 0 : h->a[v - Varg0];
-	case Vretval:
-		return h->exit ? h->a[0] : 0;
-	case Ventry:
-		return !h->exit;
-	case Vpc:
-		return h->pc;
-	case Vpid:
-		return h->pid;
-	case Vtid:
-		return h->tid;
-	case Vppid:
-		return hostppid();
-	case Vuid:
-		return hostuid();
-	case Vcpu:
-		return hostcpu();
-	case Vtimestamp:
-		return h->ticks;
-	case Vdepth:
-		return h->depth;
-	}
-	return 0;
-}
-
 #define lt(x, y)	(((x) ^ Min64) < ((y) ^ Min64))	/* signed, without a conversion */
 
 /* the comparison Olt+op, signed */
@@ -330,7 +297,8 @@ sar(uint64_t x, uint64_t n)
 	case Vpid:	Term(h->pid); break; \
 	case Vtid:	Term(h->tid); break; \
 	case Vtimestamp:	Term(h->ticks); break; \
-	case Vdepth:	Term(h->depth); break;
+	case Vdepth:	Term(h->depth); break; \
+	case Vdur:	Term(h->exit ? h->dur : 0); break;
 
 static __attribute__((noinline)) int
 hostterms(const uint64_t *in, const uint64_t *t, const Hit *h)
@@ -391,7 +359,7 @@ terms(const uint64_t *in, const Hit *h)
  * the faults are ruled out.
  */
 static __attribute__((noinline)) int
-stack(const Prog *p, const Hit *h)
+stack(const Prog *p, const Hit *h, uint64_t *val)
 {
 	static const void *const op[Nop] = {
 		[Oret] = &&Lret, [Olit] = &&Llit, [Olit64] = &&Llit64, [Ovar] = &&Lvar,
@@ -413,7 +381,8 @@ stack(const Prog *p, const Hit *h)
 	pc = in;
 	Next();
 Lret:
-	return *sp != 0;
+	*val = *sp;
+	return 0;
 Llit:
 	pc++;
 	*++sp = sext(A, 56);
@@ -424,7 +393,7 @@ Llit64:
 	Next();
 Lvar:
 	pc++;
-	*++sp = var(h, A);
+	*++sp = predvar(h, A);
 	Next();
 Lstreq:
 	pc++;
@@ -432,7 +401,7 @@ Lstreq:
 	Next();
 Lcmpvi:
 	pc++;
-	x = var(h, A & 15);
+	x = predvar(h, A & 15);
 	y = sext(A >> 7, 49);
 	*++sp = cmp(A >> 4 & 7, x, y);
 	Next();
@@ -504,7 +473,41 @@ Lterms:
 int
 predeval(const Prog *p, const Hit *h)
 {
+	uint64_t v;
+
 	if (p->inst[0] == Oterms)
 		return terms(p->inst, h);
-	return stack(p, h);
+	return stack(p, h, &v) < 0 ? -1 : v != 0;
+}
+
+/*
+ * A program straight from the shared block, where any process may
+ * rewrite it while it runs: its words are copied once, the copy
+ * validated as a trace's predicate is (predvalid), then run by the same
+ * machine.  An aggregation's keys and value that are not lone variables
+ * run here (dev/agg.c); a predicate, run at every hit of every trace,
+ * keeps its validated private copy in the Tsel (predeval).  Copying
+ * only the words in use keeps a short expression cheap.
+ */
+int
+predrun(const Prog *p, const Hit *h, uint64_t *val)
+{
+	Prog c;
+	uint32_t i;
+
+	c.ninst = __atomic_load_n(&p->ninst, __ATOMIC_RELAXED);
+	c.nstr = __atomic_load_n(&p->nstr, __ATOMIC_RELAXED);
+	if (c.ninst == 0 || c.ninst > Progmax || c.nstr > Strmax)
+		return -1;
+	for (i = 0; i < c.ninst; i++)
+		c.inst[i] = __atomic_load_n(&p->inst[i], __ATOMIC_RELAXED);
+	for (i = 0; i < c.nstr; i++)
+		c.str[i] = __atomic_load_n(&p->str[i], __ATOMIC_RELAXED);
+	if (!predvalid(&c))
+		return -1;
+	if (c.inst[0] == Oterms) {
+		*val = terms(c.inst, h);
+		return 0;
+	}
+	return stack(&c, h, val);
 }

@@ -175,6 +175,7 @@ devstate(Dev *d, char *buf, size_t n)
 			bputs(&b, "/\n");
 		}
 	}
+	aggstate(d, &b, 0);
 	bputs(&b, "watch 0\n");
 	if ((nw = d->nwatch) > Nwatch)	/* statecheck repaired it; not read twice */
 		nw = Nwatch;
@@ -194,6 +195,7 @@ devstate(Dev *d, char *buf, size_t n)
 	bputline(&b, "#filtered ", filtered);
 	for (i = 0; i < nelem(counters); i++)
 		bputline(&b, counters[i].name, rld(&d->count[counters[i].counter]));
+	aggstate(d, &b, 1);
 	bputline(&b, "#hz ", d->hz);
 	for (i = 0; i < Nreader; i++)
 		if (d->reader[i])

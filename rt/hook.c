@@ -46,6 +46,7 @@ hookbody(Thr *t, uint32_t idx, uintptr_t *slot, uint64_t *regs, uint64_t ticks)
 	if (unlikely((f = shadowpush(t, d, slot, idx)) == NULL))
 		return;
 	h.depth = f->depth;
+	f->ticks = ticks;
 	if (r & Hrecord)
 		devrecord(d, &h);
 }
@@ -124,6 +125,7 @@ devtrace_unhook(uintptr_t *slot, uint64_t *regs)
 				continue;
 			h.pc = siteat(f->site)->pc;
 			h.depth = f->depth;
+			h.dur = ticks - f->ticks;
 			devhit(v->d, &v->sel[v->slot[f->site]], &h);
 		}
 	}

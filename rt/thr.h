@@ -21,6 +21,7 @@ struct Frame {
 	uintptr_t real;		/* what it was */
 	uint32_t site;
 	uint32_t depth;
+	uint64_t ticks;		/* at its entry: the exit's Hit.dur */
 };
 
 struct Thr {
@@ -118,5 +119,6 @@ hitfill(Hit *h, Thr *t, uint64_t pc, uint64_t ticks, uint32_t depth, int exit)
 	h->pid = rt.pid;
 	h->depth = depth;
 	h->exit = exit;
+	h->dur = 0;
 	h->w = &t->w;
 }

@@ -52,6 +52,18 @@ static const struct {
 	[Errpolicy] = { Viactl, Einval, "policy", "policy lossy" },
 	[Errwaitms] = { Viactl, Einval, "policy", "policy block 60001" },
 	[Errnowait] = { Viactl, Einval, "policy", "policy fill 100" },
+	[Erraggform] = { Viactl, Einval, "agg", "agg old entry count()" },
+	[Erraggname] = { Viactl, Einval, "agg", "agg old entry @9x = count()" },
+	[Erraggexists] = { Viactl, Eexist, "agg", "agg old exit @dup = count()", "agg old entry @dup = count()", 1 },
+	[Errnoagg] = { Viactl, Enoent, "agg", "agg @nosuch clear" },
+	[Errnagg] = { Viactl, Enospc, "agg", "agg old entry @last = count()", "agg old entry @a%d = count()", Nagg },
+	[Erraggfunc] = { Viactl, Einval, "agg", "agg old entry @a = median(arg0)" },
+	[Erraggargs] = { Viactl, Einval, "agg", "agg old entry @a = sum()" },
+	[Errkeys] = { Viactl, Einval, "agg", "agg old entry @a[execname, execname, pid] = count()" },
+	[Errkey] = { Viactl, Einval, "agg", "agg old entry @a[pid, ] = count()" },
+	[Errlquant] = { Viactl, Einval, "agg", "agg old entry @a = lquantize(arg0, 0, 100, 30)" },
+	[Errrecmode] = { Viactl, Einval, "agg", "agg old records maybe" },
+	[Erragglong] = { Viactl, E2big, "agg", "LONGAGG" },
 	[Errcorrupt] = { Viascribble, 5 /* EIO */, "watch", "watch 99" },
 	[Errexprlong] = { Viacompiler, E2big },
 	[Errnumlarge] = { Viactl, Einval, "trace", "trace old pred /99999999999999999999999/" },
@@ -89,6 +101,8 @@ line(const char *l, char *buf, size_t n)
 		buf[Linemax + 1] = 0;
 	} else if (strcmp(l, "LONGPRED") == 0) {	/* a source of Predmax bytes */
 		snprintf(buf, n, "trace old pred /%0*d/", Predmax, 1);
+	} else if (strcmp(l, "LONGAGG") == 0) {	/* a definition of Aggsrcmax bytes in a line shorter than Linemax */
+		snprintf(buf, n, "agg old entry @a = sum(1%*s+1)", Aggsrcmax - 10, "");
 	} else if (strcmp(l, "LONGPROG") == 0) {	/* 201 instructions, Progmax is 128 */
 		strcpy(buf, "trace old pred /arg0");
 		for (i = 0; i < 100; i++)

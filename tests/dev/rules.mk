@@ -1,9 +1,9 @@
 # tests/dev: the device's unit tests (cmocka): control, errors (every one of dev/error.h),
-# ring, writers, the buffer policies, a block other processes scribbled on (hostile), and its stress test,
+# ring, writers, the buffer policies, a block other processes scribbled on (hostile), the aggregation tables (agg), and its stress test,
 # also under ThreadSanitizer; the host's lock against a holder that never lets go (lock).
 DEVTEST_HOST = $(B)/tests/dev/host.o
 DEVTESTS = ctl error ring writer policy stress hostile lock
-DEVTESTS += raw
+DEVTESTS += raw agg
 
 $(B)/tests/dev/%: $(B)/tests/dev/%_test.o $(DEVTEST_HOST) $(LIBDEV)
 	$(CC) $(LDFLAGS) -o $@ $^ -lcmocka -lpthread

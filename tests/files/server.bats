@@ -144,6 +144,8 @@ load helper
 	start
 	run stat -c '%a %U %n' "$D"/*
 	assert_output - <<-END
+	600 root $D/aggraw
+	600 root $D/aggs
 	600 root $D/syms
 	600 root $D/trace
 	600 root $D/tracectl
@@ -153,7 +155,7 @@ load helper
 	# nobody gets as far as the directory, and no further
 	run nobody ls -d "$P"
 	assert_success
-	for f in tracectl trace tracepipe syms; do
+	for f in tracectl trace tracepipe syms aggs aggraw; do
 		run nobody cat "$D/$f"
 		assert_failure
 		assert_output --partial "Permission denied"

@@ -215,6 +215,8 @@ nlines() {
 	assert_output ""
 	run ls "$D"
 	assert_output - <<-'END'
+	aggraw
+	aggs
 	syms
 	trace
 	tracectl

@@ -5,8 +5,10 @@
  * sanitizers from the sources of dev/.  A valid block is made once, as
  * tests/dev's newdev does (devinit, registered with the test host so
  * hostlogmax answers for it), given traces (a range, a pattern, a
- * predicate), a watch list, a reader, a query, a refusal's text and
- * records, some read, some lapped; each input starts from a copy of it.
+ * predicate), aggregations (every kind of key and function, tables
+ * written through a Writer and without), a watch list, a reader, a
+ * query, a refusal's text and records, some read, some lapped; each
+ * input starts from a copy of it.
  *
  * An input is patches, each
  *	offset (4 bytes, little-endian)  length (1 byte)  length bytes
@@ -30,6 +32,9 @@
  *	  record is being written (the host's retry, the test clock
  *	  advancing 1 ms a call): it ends within a bound, returns whole
  *	  121-byte E/X records, and #read grows by the records returned;
+ *	- devaggs, printa or machine form, into a buffer with guard
+ *	  bytes, whole and short: NUL-terminated, printable lines,
+ *	  nothing written past;
  *	- devctl of a few commands: 0 or one of the device's errnos (EIO:
  *	  damage), a NUL-terminated reason within Errmax;
  *	- #hits - #read - #queued - #lost - #dropped, whatever the damage made it,
@@ -81,11 +86,19 @@ static const struct {
 	span(filtered, shard),	/* filtered, count[] */
 	span(shard, query),
 	span(query, err),	/* query, queryname, hasquery */
-	span(err, slot),
+	span(err, aggs),
 	{ offsetof(Dev, slot), (size_t)64 << Logblock },	/* the ring */
+	span(aggs, aggs.agg),	/* gennext, recmode[], drops, sdrops[] */
+	span(aggs.agg[0], aggs.agg[0].name),	/* the first definition's numbers: gen, func, nkey, lquantize's */
+	span(aggs.agg[0], aggs.agg[1]),	/* the first definition: keys, value, their programs */
+	span(aggs.agg, aggs.buf),	/* every definition */
+	span(aggs.buf[0], aggs.buf[1]),	/* the first writer's table */
+	span(aggs.buf[Naggbuf], slot),	/* the shared table */
 };
 
 static Dev *dev;
+static void *aggwork;	/* devaggs' work area */
+static char aggtext[1 << 16];
 static char *tmpl;	/* the block every input starts from */
 static size_t devbytes;
 static char state[Statemax + Guard];
@@ -140,6 +153,24 @@ readstate(void)
 		check(n < k && small[n] == 0 && strlen(small) == n);
 		for (i = k; i < sizeof small; i++)
 			check((unsigned char)small[i] == 0xa5);
+	}
+}
+
+/* devaggs into a buffer with guard bytes, whole and short: its length, NUL-terminated, printable lines, nothing past */
+static void
+readaggs(int form)
+{
+	size_t n, i, k;
+
+	for (k = 1; k <= sizeof aggtext - Guard; k += sizeof aggtext - Guard - 1) {
+		memset(aggtext, 0xa5, sizeof aggtext);
+		n = devaggs(dev, aggwork, aggtext, k, form, NULL, NULL);
+		check(aggtext[n < k ? n : k - 1] == 0);
+		check(strlen(aggtext) == (n < k ? n : k - 1));
+		for (i = k; i < sizeof aggtext; i++)
+			check((unsigned char)aggtext[i] == 0xa5);
+		for (i = 0; aggtext[i]; i++)
+			check(aggtext[i] == '\n' || (aggtext[i] >= ' ' && aggtext[i] < 0x7f));
 	}
 }
 
@@ -344,6 +375,10 @@ checks(int ringtouched, unsigned how)
 	ctl("trace 5000 6000 new n");
 	ctl("trace n pred /arg0 > 1/");
 	ctl("trace n remove");
+	readaggs(how & 1 ? Amachine : Aprinta);
+	ctl("agg @c clear");
+	ctl("agg r exit @x[tid, arg0 / (arg1 - 3)] = max(retval)");
+	ctl("agg @x remove");
 	ctl("query 1500");
 	ctl("size 6");
 	ctl("start");
@@ -364,6 +399,12 @@ makeblock(void)
 		"trace 3000 4000 new p\n"
 		"trace p pred /arg1 > 2/\n"
 		"trace p on\n"
+		"agg r entry @c[func] = count()\n"
+		"agg r exit @q[arg0 & 3] = quantize(retval)\n"
+		"agg r records on\n"
+		"agg g entry @s[execname, arg0 + 1] = sum(arg1)\n"
+		"agg p entry @l = lquantize(arg0, 0, 10, 2)\n"
+		"agg p exit @d[tid] = avg(dur)\n"
 		"watch 7\n"
 		"watch 9\n"
 		"start\n"
@@ -377,6 +418,8 @@ makeblock(void)
 	memset(dev, 0, devbytes);
 	devinit(dev, Logblock, 1000000);
 	testmade(dev, Logblock);
+	aggwork = malloc(devaggwork());
+	check(aggwork != NULL);
 	testnsecstep = 1000 * 1000;	/* every look at the clock: 1 ms later */
 	check(devctl(dev, setup, sizeof setup - 1, 42) == 0);
 	check(devreader(dev, Readpid, 1) == 0);

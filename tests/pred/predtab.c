@@ -28,8 +28,8 @@ static const Ent tab[] = {
 #include "table.h"
 };
 
-static const Hit hentry = {Fpc, Fticks, {Farg0, Farg1, Farg2, Farg3}, Ftid, Fpid, Fdepth, 0, NULL};
-static const Hit hexit = {Fpc, Fticks, {Farg0, 0, 0, 0}, Ftid, Fpid, Fdepth, 1, NULL};
+static const Hit hentry = {Fpc, Fticks, {Farg0, Farg1, Farg2, Farg3}, Ftid, Fpid, Fdepth, 0, NULL, 0};
+static const Hit hexit = {Fpc, Fticks, {Farg0, 0, 0, 0}, Ftid, Fpid, Fdepth, 1, NULL, 0};
 
 static void
 compile(const char *src, Prog *p)

@@ -22,7 +22,7 @@
 extern int nhostcalls;
 extern const char *testexecname;
 
-static const Hit hentry = {Fpc, Fticks, {Farg0, Farg1, Farg2, Farg3}, Ftid, Fpid, Fdepth, 0, NULL};
+static const Hit hentry = {Fpc, Fticks, {Farg0, Farg1, Farg2, Farg3}, Ftid, Fpid, Fdepth, 0, NULL, 0};
 
 /* compile, or fail the test with the message */
 static void
@@ -489,7 +489,7 @@ terms(void **state)
 		"arg0 < -9223372036854775808 && pid == 4242",	/* a term that never passes */
 	};
 	static const char *names[] = {"sshd", NULL, "", "abcdefghijklmno", "ssh"};
-	static const Hit hexit = {Fpc, Fticks, {Farg0, 0, 0, 0}, Ftid, Fpid, Fdepth, 1, NULL};
+	static const Hit hexit = {Fpc, Fticks, {Farg0, 0, 0, 0}, Ftid, Fpid, Fdepth, 1, NULL, 0};
 	const Hit *hits[] = {&hentry, &hexit};
 	Prog p, q;
 	size_t i, j, k;

@@ -1,0 +1,539 @@
+/*
+ * aggfmt.c: the aggregations as text.  Every writer's table is copied
+ * (the entries of each aggregation's current generation), sorted by
+ * aggregation, keys and bucket, and entries with the same ones are
+ * combined: this is where the per-writer results become one (agg.h).
+ * Rows (an aggregation and its keys) are then sorted by value, least
+ * first as DTrace's printa does, so the largest end up by the prompt.
+ *
+ * Two forms.  Aprinta, for people:
+ *
+ *	@calls[func] = count()
+ *	  main                   1
+ *	  fib                  177
+ *
+ * with quantize and lquantize as DTrace draws them (a bar of 40 @ per
+ * key, from the bucket below the first hit to the one above the last).
+ * Amachine, for awk: one line per key (per key and bucket hit, for the
+ * distributions), fields separated by one space:
+ *
+ *	@NAME FUNC BUCKET COUNT VALUE KEY...
+ *
+ * BUCKET is the bucket's lower bound ("-" for the other functions;
+ * lquantize's underflow bucket starts at the least 64-bit number),
+ * COUNT the values added, VALUE the function's answer (the bucket's
+ * count for distributions; avg is sum/count rounded to zero); keys last,
+ * so $6..$NF.  "#" lines are comments: an aggregation's drops.
+ */
+#include "dev/dat.h"
+#include "dev/lib.h"
+
+typedef struct Me Me;
+typedef struct Row Row;
+typedef struct Def Def;
+
+enum {
+	Emax = (Naggbuf + 1) * Aslots,	/* entries the tables can hold */
+	Barw = 40,
+};
+
+struct Me {
+	uint32_t slot, bucket;
+	uint64_t key[Nkeyw];
+	uint64_t n, v;
+};
+
+struct Row {
+	uint32_t first, nent;	/* its entries, by bucket */
+	uint64_t total;		/* values added */
+	int64_t value;		/* what it is sorted by */
+};
+
+/* an aggregation's definition, copied from the block and checked */
+struct Def {
+	uint32_t live, gen, func, nkey, nbucket;
+	uint32_t show[Nkey], kind[Nkey];
+	int64_t low, high, step;
+	uint64_t drops;
+	char name[Namelen];
+	char src[Aggsrcmax];
+};
+
+size_t
+devaggwork(void)
+{
+	return Nagg * sizeof(Def) + Emax * (sizeof(Me) + sizeof(Row));
+}
+
+/* n bytes of the block, printable or '?' */
+static void
+copystr(char *dst, const char *src, size_t n)
+{
+	size_t i;
+	char c;
+
+	for (i = 0; i < n - 1 && (c = src[i]) != 0; i++)
+		dst[i] = (unsigned char)c < ' ' || (unsigned char)c >= 0x7f ? '?' : c;
+	dst[i] = 0;
+}
+
+static void
+snapdefs(Dev *d, Def *def)
+{
+	Agg *a;
+	Def *f;
+	uint32_t i, j;
+
+	for (i = 0; i < Nagg; i++) {
+		a = &d->aggs.agg[i];
+		f = &def[i];
+		f->live = 0;
+		if ((f->gen = ald(&a->gen)) == 0)
+			continue;
+		f->func = a->func;
+		f->nkey = a->nkey;
+		f->low = a->low;
+		f->high = a->high;
+		f->step = a->step;
+		if (f->func >= Nfunc || f->nkey > Nkey)
+			continue;
+		if (f->func == Flquantize) {
+			if (f->step <= 0 || f->low >= f->high || (uint64_t)(f->high - f->low) / f->step > Lqmax)
+				continue;
+			f->nbucket = 2 + ((uint64_t)f->high - (uint64_t)f->low) / f->step;
+		} else
+			f->nbucket = f->func == Fquantize ? Qbuckets : 1;
+		for (j = 0; j < f->nkey; j++) {
+			f->show[j] = a->key[j].show;
+			f->kind[j] = a->key[j].kind;
+		}
+		f->drops = rld(&d->aggs.sdrops[i]) - a->dropbase;
+		copystr(f->name, a->name, Namelen);
+		copystr(f->src, a->src, Aggsrcmax);
+		f->live = 1;
+	}
+}
+
+/* the current generation's entries of every table; their number */
+static uint32_t
+collect(Dev *d, const Def *def, Me *me)
+{
+	Aent *e;
+	uint64_t t;
+	uint32_t b, i, s, k, n = 0;
+
+	for (b = 0; b <= Naggbuf; b++)
+		for (i = 0; i < Aslots; i++) {
+			e = &d->aggs.buf[b].ent[i];
+			t = ald(&e->tag);
+			s = t & 0xff;
+			if (t == 0 || (t & Abusy) || s >= Nagg || !def[s].live || (uint32_t)(t >> 32) != def[s].gen)
+				continue;
+			me[n].slot = s;
+			me[n].bucket = t >> 8 & 0xffff;
+			for (k = 0; k < Nkeyw; k++)
+				me[n].key[k] = rld(&e->key[k]);
+			me[n].n = rld(&e->n);
+			me[n].v = rld(&e->v);
+			__atomic_thread_fence(__ATOMIC_ACQUIRE);
+			/* taken again while we read, or a bucket no writer could have chosen */
+			if (rld(&e->tag) != t || me[n].bucket >= def[s].nbucket || me[n].n == 0)
+				continue;
+			n++;
+		}
+	return n;
+}
+
+static int
+cmpkeys(const uint64_t *a, const uint64_t *b)
+{
+	int i;
+
+	for (i = 0; i < Nkeyw; i++)
+		if (a[i] != b[i])
+			return a[i] < b[i] ? -1 : 1;
+	return 0;
+}
+
+static int
+cmpme(const Me *a, const Me *b)
+{
+	int c;
+
+	if (a->slot != b->slot)
+		return a->slot < b->slot ? -1 : 1;
+	if ((c = cmpkeys(a->key, b->key)) != 0)
+		return c;
+	if (a->bucket != b->bucket)
+		return a->bucket < b->bucket ? -1 : 1;
+	return 0;
+}
+
+static int
+cmprow(const Row *a, const Row *b, const Me *me)
+{
+	const Me *x = &me[a->first], *y = &me[b->first];
+
+	if (x->slot != y->slot)
+		return x->slot < y->slot ? -1 : 1;
+	if (a->value != b->value)
+		return a->value < b->value ? -1 : 1;
+	return cmpkeys(x->key, y->key);
+}
+
+/* heapsort: no recursion, no allocation, n log n whatever the order */
+#define Heapsort(T, a, n, cmp) do { \
+	uint32_t i_, r_, c_, n_ = (n); T t_; \
+	for (i_ = n_ / 2; i_-- > 0;) \
+		for (r_ = i_; (c_ = 2 * r_ + 1) < n_; r_ = c_) { \
+			if (c_ + 1 < n_ && cmp(&(a)[c_], &(a)[c_ + 1]) < 0) c_++; \
+			if (cmp(&(a)[r_], &(a)[c_]) >= 0) break; \
+			t_ = (a)[r_]; (a)[r_] = (a)[c_]; (a)[c_] = t_; \
+		} \
+	while (n_-- > 1) { \
+		t_ = (a)[0]; (a)[0] = (a)[n_]; (a)[n_] = t_; \
+		for (r_ = 0; (c_ = 2 * r_ + 1) < n_; r_ = c_) { \
+			if (c_ + 1 < n_ && cmp(&(a)[c_], &(a)[c_ + 1]) < 0) c_++; \
+			if (cmp(&(a)[r_], &(a)[c_]) >= 0) break; \
+			t_ = (a)[r_]; (a)[r_] = (a)[c_]; (a)[c_] = t_; \
+		} \
+	} \
+} while (0)
+
+#define lt(x, y)	(((x) ^ Min64) < ((y) ^ Min64))
+
+/* the same aggregation, keys and bucket from several writers: one */
+static uint32_t
+combine(const Def *def, Me *me, uint32_t n)
+{
+	uint32_t i, j;
+	uint32_t f;
+
+	for (i = 0, j = 0; i < n; i++) {
+		if (j > 0 && cmpme(&me[j - 1], &me[i]) == 0) {
+			f = def[me[i].slot].func;
+			if (f == Fmin ? lt(me[i].v, me[j - 1].v) : f == Fmax ? lt(me[j - 1].v, me[i].v) : 0)
+				me[j - 1].v = me[i].v;
+			else if (f != Fmin && f != Fmax)
+				me[j - 1].v += me[i].v;
+			me[j - 1].n += me[i].n;
+			continue;
+		}
+		me[j++] = me[i];
+	}
+	return j;
+}
+
+static uint32_t
+rows(const Def *def, const Me *me, uint32_t n, Row *row)
+{
+	uint32_t i, nr = 0;
+	Row *r = 0;
+	uint32_t f;
+
+	for (i = 0; i < n; i++) {
+		if (r == 0 || me[i].slot != me[r->first].slot || cmpkeys(me[i].key, me[r->first].key) != 0) {
+			r = &row[nr++];
+			r->first = i;
+			r->nent = 0;
+			r->total = 0;
+		}
+		r->nent++;
+		r->total += me[i].n;
+		f = def[me[i].slot].func;
+		switch (f) {
+		case Fcount:
+		case Fquantize:
+		case Flquantize:
+			r->value = r->total;
+			break;
+		case Favg:
+			r->value = (int64_t)me[i].v / (int64_t)me[i].n;
+			break;
+		default:
+			r->value = me[i].v;
+			break;
+		}
+	}
+	return nr;
+}
+
+static void
+bputsdec(Buf *b, int64_t v)
+{
+	if (v < 0) {
+		bputc(b, '-');
+		bputdec(b, -(uint64_t)v);
+	} else
+		bputdec(b, v);
+}
+
+static void
+spaces(Buf *b, int n)
+{
+	while (n-- > 0)
+		bputc(b, ' ');
+}
+
+typedef struct Ctx Ctx;
+struct Ctx {
+	const char *(*name)(uint64_t, void *);
+	void *arg;
+	int machine;
+};
+
+/* key j of entry m, as text into b: its length */
+static int
+putkey(Ctx *c, Buf *b, const Def *f, const Me *m, uint32_t j)
+{
+	char *start = b->p, t[17];
+	const char *s;
+	uint32_t i, w = 0;
+
+	for (i = 0; i < j; i++)
+		w += f->kind[i] == Eexec ? 2 : 1;
+	if (w >= Nkeyw)
+		return 0;
+	switch (f->show[j]) {
+	case Sfunc:
+		if (c->name && (s = c->name(m->key[w], c->arg)) != 0) {
+			for (; *s; s++)
+				bputc(b, (unsigned char)*s <= ' ' || (unsigned char)*s >= 0x7f ? '?' : *s);
+		} else {
+			bputs(b, "0x");
+			bputhex(b, m->key[w]);
+		}
+		break;
+	case Sstr:
+		if (w + 1 >= Nkeyw)
+			break;
+		__builtin_memcpy(t, &m->key[w], 16);
+		t[16] = 0;
+		for (s = t; *s; s++)
+			bputc(b, (unsigned char)*s < ' ' || (unsigned char)*s >= 0x7f || (c->machine && *s == ' ') ? '?' : *s);
+		break;
+	default:
+		bputsdec(b, m->key[w]);
+		break;
+	}
+	return b->p - start;
+}
+
+/* widths: the text is made into a Buf with no room, which still counts it */
+static int
+keywidth(Ctx *c, const Def *f, const Me *m, uint32_t j)
+{
+	char none;
+	Buf b = { &none, &none };
+
+	return putkey(c, &b, f, m, j);
+}
+
+static int
+decwidth(int64_t v)
+{
+	char none;
+	Buf b = { &none, &none };
+
+	bputsdec(&b, v);
+	return b.p - &none;
+}
+
+/* one value of an aggregation row, for its function */
+static int64_t
+answer(uint32_t func, const Me *m)
+{
+	switch (func) {
+	case Fcount:
+		return m->n;
+	case Favg:
+		return (int64_t)m->v / (int64_t)m->n;
+	}
+	return m->v;
+}
+
+static void
+bucketlabel(Buf *b, const Def *f, uint32_t k, int machine)
+{
+	if (f->func == Fquantize) {
+		bputsdec(b, aggqlow(k));
+		return;
+	}
+	if (k == 0) {
+		if (machine)
+			bputsdec(b, (int64_t)Min64);
+		else {
+			bputs(b, "< ");
+			bputsdec(b, f->low);
+		}
+	} else if (k == f->nbucket - 1) {
+		if (!machine)
+			bputs(b, ">= ");
+		bputsdec(b, f->high);
+	} else
+		bputsdec(b, f->low + (int64_t)(k - 1) * f->step);
+}
+
+static void
+machine(Ctx *c, Buf *b, const Def *f, const Me *me, const Row *r)
+{
+	uint32_t i, j;
+
+	for (i = r->first; i < r->first + r->nent; i++) {
+		bputc(b, '@');
+		bputs(b, f->name);
+		bputc(b, ' ');
+		bputs(b, f->func == Fcount ? "count" : f->func == Fsum ? "sum" : f->func == Fmin ? "min" :
+			f->func == Fmax ? "max" : f->func == Favg ? "avg" : f->func == Fquantize ? "quantize" : "lquantize");
+		bputc(b, ' ');
+		if (f->func == Fquantize || f->func == Flquantize)
+			bucketlabel(b, f, me[i].bucket, 1);
+		else
+			bputc(b, '-');
+		bputc(b, ' ');
+		bputdec(b, me[i].n);
+		bputc(b, ' ');
+		if (f->func == Fquantize || f->func == Flquantize)
+			bputdec(b, me[i].n);
+		else
+			bputsdec(b, answer(f->func, &me[i]));
+		for (j = 0; j < f->nkey; j++) {
+			bputc(b, ' ');
+			putkey(c, b, f, &me[i], j);
+		}
+		bputc(b, '\n');
+	}
+}
+
+static int
+labelwidth(const Def *f, uint32_t k)
+{
+	char none;
+	Buf b = { &none, &none };
+
+	bucketlabel(&b, f, k, 0);
+	return b.p - &none;
+}
+
+/* DTrace's distribution: the rows from the bucket below the first hit to the one above the last */
+static void
+distribution(Buf *b, const Def *f, const Me *me, const Row *r)
+{
+	uint32_t k, lo, hi, i;
+	uint64_t cnt;
+	int w, bar, lw;
+
+	lo = me[r->first].bucket;
+	hi = me[r->first + r->nent - 1].bucket;
+	if (lo > 0)
+		lo--;
+	if (hi + 1 < f->nbucket)
+		hi++;
+	bputs(b, "           value  ------------- Distribution ------------- count\n");
+	for (k = lo, i = r->first; k <= hi; k++) {
+		cnt = 0;
+		if (i < r->first + r->nent && me[i].bucket == k)
+			cnt = me[i++].n;
+		lw = labelwidth(f, k);
+		spaces(b, 16 - lw);
+		bucketlabel(b, f, k, 0);
+		bputs(b, " |");
+		bar = r->total ? (int)((cnt * Barw + r->total / 2) / r->total) : 0;
+		for (w = 0; w < Barw; w++)
+			bputc(b, w < bar ? '@' : ' ');
+		bputc(b, ' ');
+		bputdec(b, cnt);
+		bputc(b, '\n');
+	}
+}
+
+static void
+printa(Ctx *c, Buf *b, const Def *f, const Me *me, const Row *row, uint32_t r0, uint32_t r1)
+{
+	int kw[Nkey] = { 0 }, vw = 0, w;
+	uint32_t r, j;
+	int hist = f->func == Fquantize || f->func == Flquantize;
+
+	for (r = r0; r < r1; r++) {
+		for (j = 0; j < f->nkey; j++)
+			if ((w = keywidth(c, f, &me[row[r].first], j)) > kw[j])
+				kw[j] = w;
+		if (!hist && (w = decwidth(answer(f->func, &me[row[r].first]))) > vw)
+			vw = w;
+	}
+	for (r = r0; r < r1; r++) {
+		const Me *m = &me[row[r].first];
+
+		if (hist && r > r0)
+			bputc(b, '\n');
+		if (f->nkey > 0 || !hist)
+			bputs(b, "  ");
+		for (j = 0; j < f->nkey; j++) {
+			w = putkey(c, b, f, m, j);
+			if (!hist || j + 1 < f->nkey)
+				spaces(b, kw[j] - w + 2);
+		}
+		if (hist) {
+			if (f->nkey > 0)
+				bputc(b, '\n');
+			distribution(b, f, me, &row[r]);
+			continue;
+		}
+		spaces(b, vw - decwidth(answer(f->func, m)) + (f->nkey ? 0 : 8));
+		bputsdec(b, answer(f->func, m));
+		bputc(b, '\n');
+	}
+}
+
+size_t
+devaggs(Dev *d, void *work, char *buf, size_t n, int form, const char *(*name)(uint64_t, void *), void *arg)
+{
+	Def *def = work;
+	Me *me = (Me *)(def + Nagg);
+	Row *row = (Row *)(me + Emax);
+	Buf b = { buf, buf + (n ? n - 1 : 0) };
+	Ctx c = { name, arg, form == Amachine };
+	uint32_t ne, nr, r, r0, s;
+	int first = 1;
+
+	snapdefs(d, def);
+	ne = collect(d, def, me);
+	Heapsort(Me, me, ne, cmpme);
+	ne = combine(def, me, ne);
+	nr = rows(def, me, ne, row);
+#define Cmprow(x, y)	cmprow((x), (y), me)
+	Heapsort(Row, row, nr, Cmprow);
+#undef Cmprow
+	for (s = 0, r = 0; s < Nagg; s++) {
+		if (!def[s].live)
+			continue;
+		for (r0 = r; r < nr && me[row[r].first].slot == s; r++)
+			;
+		if (c.machine) {
+			if (def[s].drops) {
+				bputs(&b, "# @");
+				bputs(&b, def[s].name);
+				bputs(&b, " drops ");
+				bputdec(&b, def[s].drops);
+				bputc(&b, '\n');
+			}
+			for (; r0 < r; r0++)
+				machine(&c, &b, &def[s], me, &row[r0]);
+			continue;
+		}
+		if (!first)
+			bputc(&b, '\n');
+		first = 0;
+		bputs(&b, def[s].src);
+		bputc(&b, '\n');
+		if (def[s].drops) {
+			bputs(&b, "  (");
+			bputdec(&b, def[s].drops);
+			bputs(&b, " hits dropped: a writer's table was full)\n");
+		}
+		printa(&c, &b, &def[s], me, row, r0, r);
+	}
+	if (n > 0)
+		*(b.p < b.e ? b.p : b.e) = 0;
+	return b.p - buf;
+}

@@ -1,0 +1,244 @@
+#!/usr/bin/env bats
+# Aggregations on programs whose calls are known: counts, sums, averages,
+# distributions bucket by bucket, keys by pid and by thread, durations,
+# the same answers from the awk scripts over a full trace, a full table,
+# the state's round trip, and refusals.
+load ../files/helper
+
+setup_file() {
+	for f in known threads many; do
+		"$ROOT/bin/devtrace-cc" -O0 -g -o "$BATS_FILE_TMPDIR/ag_$f" "$BATS_TEST_DIRNAME/ag_$f.c" -lpthread
+	done
+}
+
+# a server, trace t over PATTERN (on), then the agg lines, then start
+traceagg() {
+	X=$BATS_FILE_TMPDIR
+	start
+	ctl trace "$1" new t
+	ctl trace t on
+	shift
+	for a in "$@"; do
+		ctl agg t "$a"
+	done
+	ctl start
+}
+
+# one aggregation's machine lines, fields chosen
+raw() {
+	awk -v a="@$1" -v f="$2" 'BEGIN { n = split(f, k, ",") } $1 == a { s = ""; for (i = 1; i <= n; i++) s = s (i > 1 ? " " : "") $(k[i]); print s }' "$D/aggraw" | sort
+}
+
+@test "count per function" {
+	traceagg 'ag_*' 'entry @calls[func] = count()'
+	run devtrace run "$X/ag_known"
+	assert_output 1
+	run raw calls 6,4
+	assert_output "ag_a 3
+ag_b 5
+ag_c 7
+ag_long 10
+ag_short 10
+ag_size 100
+ag_val 104"
+}
+
+@test "sums and averages of an argument, by another" {
+	traceagg ag_size 'entry @bytes[arg0] = sum(arg1)' 'entry @mean[arg0] = avg(arg1)' 'entry @least[arg0] = min(arg1)' 'entry @most[arg0] = max(arg1)'
+	devtrace run "$X/ag_known"
+	run raw bytes 6,4,5
+	assert_output "0 34 1683
+1 33 1617
+2 33 1650"
+	run raw mean 6,5
+	assert_output "0 49
+1 49
+2 50"
+	run raw least 6,5
+	assert_output "0 0
+1 1
+2 2"
+	run raw most 6,5
+	assert_output "0 99
+1 97
+2 98"
+}
+
+@test "quantize, bucket by bucket" {
+	traceagg ag_val 'entry @q = quantize(arg0)'
+	devtrace run "$X/ag_known"
+	run awk '$1 == "@q" { print $3, $4 }' "$D/aggraw"
+	assert_output "-2 1
+-1 1
+0 1
+1 1
+2 2
+4 4
+8 8
+16 16
+32 32
+64 38"
+}
+
+@test "lquantize, bucket by bucket, and as printa draws it" {
+	traceagg ag_val 'entry @l = lquantize(arg0, 0, 100, 25)'
+	devtrace run "$X/ag_known"
+	run awk '$1 == "@l" { print $3, $4 }' "$D/aggraw"
+	assert_output "-9223372036854775808 2
+0 25
+25 25
+50 25
+75 25
+100 2"
+	run cat "$D/aggs"
+	assert_output "@l = lquantize(arg0, 0, 100, 25)
+           value  ------------- Distribution ------------- count
+             < 0 |@                                        2
+               0 |@@@@@@@@@@                               25
+              25 |@@@@@@@@@@                               25
+              50 |@@@@@@@@@@                               25
+              75 |@@@@@@@@@@                               25
+          >= 100 |@                                        2"
+}
+
+@test "keys by pid over two processes" {
+	traceagg ag_key 'entry @p[pid] = count()'
+	p1=$(devtrace run "$X/ag_many" 5 -)
+	p2=$(devtrace run "$X/ag_many" 7 -)
+	run raw p 6,5
+	assert_output "$(printf '%s 5\n%s 7\n' "$p1" "$p2" | sort)"
+}
+
+@test "keys by thread over several threads" {
+	traceagg ag_work 'entry @t[tid] = count()'
+	devtrace run "$X/ag_threads" 4 > "$BATS_TEST_TMPDIR/out"
+	run raw t 6,5
+	assert_output "$(sort "$BATS_TEST_TMPDIR/out")"
+	run awk 'END { print NR }' "$BATS_TEST_TMPDIR/out"
+	assert_output 4
+}
+
+@test "durations at the exit: the longer call takes longer" {
+	traceagg 'ag_[sl][ho]*' 'exit @d[func] = avg(dur)' 'exit @n[func] = count()'
+	devtrace run "$X/ag_known"
+	run raw n 6,5
+	assert_output "ag_long 10
+ag_short 10"
+	short=$(awk '$1 == "@d" && $6 == "ag_short" { print $5 }' "$D/aggraw")
+	long=$(awk '$1 == "@d" && $6 == "ag_long" { print $5 }' "$D/aggraw")
+	[ "$short" -gt 0 ]
+	[ "$long" -gt $((10 * short)) ]
+}
+
+@test "the awk scripts over the full trace of the same run give the same answers" {
+	traceagg 'ag_*' 'entry @calls[func] = count()' 'exit @time[func] = sum(dur)' 'entry @q[func] = quantize(arg0)' 'records on'
+	ctl size 16
+	devtrace run "$X/ag_known"
+	devtrace cat | "$ROOT/scripts/name" "$D/syms" > "$BATS_TEST_TMPDIR/named"
+	run counter lost
+	assert_output 0
+	# counts: scripts/count over the E records
+	"$ROOT/scripts/count" -k pc "$BATS_TEST_TMPDIR/named" | awk 'NR > 1 { print $1, $2 }' | sort > "$BATS_TEST_TMPDIR/count"
+	run raw calls 6,4
+	assert_output "$(cat "$BATS_TEST_TMPDIR/count")"
+	# time: the inclusive ticks of scripts/durations, summed by function
+	"$ROOT/scripts/durations" "$BATS_TEST_TMPDIR/named" | awk '{ t[$2] += $6 } END { for (f in t) print f, t[f] }' | sort > "$BATS_TEST_TMPDIR/time"
+	run raw time 6,5
+	assert_output "$(cat "$BATS_TEST_TMPDIR/time")"
+	# a distribution: scripts/histogram over ag_val's arguments
+	grep '^E ag_val ' "$BATS_TEST_TMPDIR/named" | "$ROOT/scripts/histogram" arg0 | awk 'NR > 1 && $3 > 0 { print $1, $3 }' > "$BATS_TEST_TMPDIR/hist"
+	run awk '$1 == "@q" && $6 == "ag_val" { print $3, $4 }' "$D/aggraw"
+	assert_output "$(cat "$BATS_TEST_TMPDIR/hist")"
+}
+
+@test "an aggregated trace writes no records unless asked; reading consumes nothing; clear empties" {
+	traceagg ag_key 'entry @k = count()'
+	devtrace run "$X/ag_many" 9 - > /dev/null
+	run counter hits
+	assert_output 0
+	run counter aggregated
+	assert_output 9
+	run raw k 4
+	assert_output 9
+	run raw k 4
+	assert_output 9
+	ctl agg t records on
+	devtrace run "$X/ag_many" 2 - > /dev/null
+	run counter hits
+	assert_output 4
+	run raw k 4
+	assert_output 11
+	ctl agg @k clear
+	run cat "$D/aggraw"
+	assert_output ""
+	devtrace run "$X/ag_many" 1 - > /dev/null
+	run raw k 4
+	assert_output 1
+}
+
+@test "a full table drops new keys and counts them" {
+	traceagg ag_key 'entry @k[arg0] = count()'
+	devtrace run "$X/ag_many" 6000 - > /dev/null
+	kept=$(awk '$1 == "@k" && $4 == 1 { n++ } END { print n }' "$D/aggraw")
+	drops=$(counter aggdrops)
+	[ "$kept" -le 4096 ]
+	[ "$drops" -ge $((6000 - 4096)) ]
+	[ $((kept + drops)) -eq 6000 ]
+	run awk '$1 == "#" { print $2, $3, $4 }' "$D/aggraw"
+	assert_output "@k drops $drops"
+	run grep -c "hits dropped: a writer's table was full" "$D/aggs"
+	assert_output 1
+}
+
+@test "the state replays the aggregations" {
+	traceagg 'ag_*' 'entry @a[func, pid] = count()' 'exit @b[execname] = quantize(dur)' 'entry @c = lquantize(arg0 & 0xff, -10, 90, 5)' 'records on'
+	grep -v '^#' "$D/tracectl" > "$BATS_TEST_TMPDIR/state"
+	run grep '^agg ' "$BATS_TEST_TMPDIR/state"
+	assert_output "agg t entry @a[func, pid] = count()
+agg t exit @b[execname] = quantize(dur)
+agg t entry @c = lquantize(arg0 & 0xff, -10, 90, 5)
+agg t records on"
+	devtrace stop
+	start
+	devtrace ctl < "$BATS_TEST_TMPDIR/state"
+	run diff "$BATS_TEST_TMPDIR/state" <(grep -v '^#' "$D/tracectl")
+	assert_success
+	ctl trace t remove
+	run grep -c '^agg ' "$D/tracectl"
+	assert_output 0
+}
+
+@test "bad definitions are refused with a reason" {
+	traceagg ag_key
+	run devtrace ctl agg t entry '@a[arg9] = count()'
+	assert_failure
+	assert_output "devtrace: agg: key 1: unknown variable
+  arg9
+  ^"
+	run devtrace ctl agg t entry '@a = median(arg0)'
+	assert_failure
+	assert_output "devtrace: agg: unknown function (count, sum, min, max, avg, quantize, lquantize)"
+	run devtrace ctl agg nosuch entry '@a = count()'
+	assert_output "devtrace: agg: no such trace"
+	run devtrace ctl agg t entry '@a = lquantize(arg0, 10, 0, 1)'
+	assert_output --partial "devtrace: agg: lquantize: low < high"
+	run devtrace ctl agg t entry '@a = sum(arg0 +)'
+	assert_output "devtrace: agg: value: expression expected
+  arg0 +
+        ^"
+	run grep -c '^agg ' "$D/tracectl"
+	assert_output 0
+}
+
+@test "devtrace aggs prints what the files print" {
+	traceagg 'ag_[abc]' 'entry @calls[func] = count()'
+	devtrace run "$X/ag_known" > /dev/null
+	run devtrace aggs
+	assert_output "$(cat "$D/aggs")"
+	assert_output "@calls[func] = count()
+  ag_a  3
+  ag_b  5
+  ag_c  7"
+	run devtrace aggs -m
+	assert_output "$(cat "$D/aggraw")"
+}
