@@ -372,10 +372,10 @@ makeblock(void)
 	char buf[Reclen * 5];
 	int i;
 
-	devbytes = devsize(Logblock);
+	devbytes = devsize(Logblock, Testnring);
 	dev = mapblock(devbytes);
 	memset(dev, 0, devbytes);
-	devinit(dev, Logblock, 1000000);
+	devinit(dev, Logblock, Testnring, 1000000);
 	testmade(dev, Logblock);
 	testnsecstep = 1000 * 1000;	/* every look at the clock: 1 ms later */
 	check(devctl(dev, setup, sizeof setup - 1, 42) == 0);
