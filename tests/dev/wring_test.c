@@ -219,6 +219,37 @@ test_merge_raw(void **unused)
 	free(d);
 }
 
+/* the same records in two devices: devread's text is devreadraw's records through devfmt, byte for byte */
+static void
+test_raw_text_same(void **unused)
+{
+	Dev *d[2];
+	Writer w[2][6];
+	Reader r = { 0 };
+	static char text[64 * Reclen + 1], fromraw[64 * Reclen + 1];
+	Rec out[64];
+	size_t n, got = 0, i;
+	uint64_t t;
+	int k;
+
+	(void)unused;
+	memset(w, 0, sizeof w);
+	for (k = 0; k < 2; k++) {
+		d[k] = tracing(8);
+		for (t = 1; t <= 50; t++)
+			whit(d[k], &w[k][t % 6], 20 + t % 6, 7 * t, t * 0x1111);
+	}
+	assert_int_equal(readall(d[0], text, sizeof text - 1, 3 * Reclen + 17), 50 * Reclen);
+	while ((n = devreadraw(d[1], &r, out + got, 7)) > 0)
+		got += n;
+	assert_int_equal(got, 50);
+	for (i = 0; i < got; i++)
+		devfmt(fromraw + i * Reclen, &out[i]);
+	assert_memory_equal(text, fromraw, 50 * Reclen);
+	free(d[0]);
+	free(d[1]);
+}
+
 /* ring: each ring laps on its own, its lost on its line; the sums exact */
 static void
 test_counts_ring(void **unused)
@@ -377,6 +408,7 @@ main(void)
 		cmocka_unit_test(test_killed_owner),
 		cmocka_unit_test(test_merge_order),
 		cmocka_unit_test(test_merge_raw),
+		cmocka_unit_test(test_raw_text_same),
 		cmocka_unit_test(test_counts_ring),
 		cmocka_unit_test(test_counts_fill),
 		cmocka_unit_test(test_block_bounded),
