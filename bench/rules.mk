@@ -21,3 +21,11 @@ check-bench-quick: $(BENCH_TOOLS)
 	@CC='$(CC)' B=$(B) bench/run --quick --tap $(B)/tap/bench-quick.tap > $(B)/bench/quick.txt 2> $(B)/tap/bench-quick.err || true
 
 .PHONY: bench bench-quick check-bench-quick
+
+# make bench-loss: every function of bench/calls.c traced with a live capture
+# (devtrace record, cat tracepipe) under each policy: records expected, saved, lost
+bench-loss:
+	@$(MAKE) --no-print-directory build-all
+	bench/loss $(LOSS_ARGS)
+
+.PHONY: bench-loss
