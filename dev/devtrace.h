@@ -18,7 +18,7 @@
 
 enum {
 	Logmin = 4,	/* ring sizes, log2 records */
-	Logdef = 13,	/* 8192 records, as the original device */
+	Logdef = 16,	/* 65536 records a ring (4 MiB): a capture that naps 1 ms between reads keeps up with a writer */
 	Logmax = 20,
 	Ntrace = 64,	/* traces a device holds */
 	Namelen = 16,	/* trace names, with the NUL */

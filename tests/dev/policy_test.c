@@ -308,7 +308,7 @@ test_policy_state_replay(void **unused)
 	char saved[Statemax];
 
 	(void)unused;
-	assert_non_null(strstr(state(d), "logsize 8192\npolicy ring\nwatch 0\n"));
+	assert_non_null(strstr(state(d), "logsize 65536\npolicy ring\nwatch 0\n"));
 	assert_int_equal(ctl(d, "policy block"), 0);
 	assert_non_null(strstr(state(d), "\npolicy block 100\n"));
 	assert_int_equal(ctl(d, "policy block 250"), 0);
