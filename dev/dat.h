@@ -107,7 +107,7 @@ struct Dev {
 	Trace trace[Ntrace];
 
 	/*
-	 * The ring: head is the next ticket, the writers' line; the rest is
+	 * The shared ring: head is the next ticket, the writers' line; the rest is
 	 * the reader's, on lines of their own: a writer's atomic on head
 	 * must not find the line taken away by every record the reader reads.
 	 */

@@ -1,5 +1,8 @@
 /*
- * ring.c: the record buffer.  Writers take a ticket with one atomic
+ * ring.c: the shared ring, and the record path and the reads of every
+ * ring.  A writer that owns a ring of its own (wring.c) writes it with
+ * plain stores (wput); the others, threads past the rings and hits with
+ * no Writer (testtracein), share this ring.  Its writers take a ticket with one atomic
  * increment and claim the ticket's slot by moving its sequence number
  * from an older even value to 2t+1; they fill it and publish 2t+2.
  * A writer that finds the slot busy, or already taken by a later lap,
@@ -7,6 +10,8 @@
  * lost.  The reader, one at a time under the host's lock, walks the
  * tickets in order and either returns a record or counts it lost, so
  * hits = read + queued + lost holds exactly whenever it is looked at.
+ * devread and devreadraw take this ring's records and the writers'
+ * rings' through one merge by time (wring.c: mstart, mnext).
  *
  * Every process may write the block, so nothing read from it is an
  * index before it is checked: log against the size this process mapped
