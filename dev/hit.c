@@ -156,7 +156,8 @@ decide(Dev *d, Hit *h, uint32_t gen)
 		w->lim = hostlogmax(d);	/* devrecord's bound for the block's log, kept where no other process writes */
 		w->shard = claim(d, h->tid);
 		wclaim(d, w, h->tid);	/* a ring of its own, else the shared ring */
-	}
+	} else if (w->wr == 0)
+		wclaim(d, w, h->tid);	/* none was free: asked again at each control change, not at each hit */
 	/* a policy other than ring makes devrecord's one compare fail: no cost to ring's path */
 	w->ringlim = rld(&d->policy) == Pring ? w->lim : 0;
 	w->watched = devwatched(d, h->pid, h->tid);

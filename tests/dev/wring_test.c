@@ -106,6 +106,33 @@ test_claim(void **unused)
 	free(d);
 }
 
+/* a thread that found no ring free asks again at the next control change, and keeps its order */
+static void
+test_claim_later(void **unused)
+{
+	Dev *d = tracing(8);
+	Writer w[5] = { 0 };
+	uint64_t mark[16];
+	int i;
+
+	(void)unused;
+	for (i = 0; i < 5; i++)
+		whit(d, &w[i], 50 + i, 10 + i, i);
+	assert_int_equal(w[4].ring, 0);
+	devwriterdone(&w[2]);
+	whit(d, &w[4], 54, 20, 5);
+	assert_int_equal(w[4].ring, 0);	/* no change yet: not asked again */
+	assert_int_equal(ctl(d, "watch 0"), 0);
+	whit(d, &w[4], 54, 21, 6);
+	assert_int_equal(w[4].ring, 3);	/* the ring 52 gave back */
+	assert_string_equal(ringline(d, 2), "#ring 2 tid 54 hits 2 read 0 queued 2 lost 0 dropped 0");
+	assert_int_equal(readrecs(d, NULL, NULL, mark, 16), 7);
+	for (i = 0; i < 7; i++)
+		assert_int_equal(mark[i], i);
+	counts(d, 7, 7, 0, 0, 0);
+	free(d);
+}
+
 /* given back at exit: its records stay readable; the next thread writes on after them */
 static void
 test_give_back(void **unused)
@@ -404,6 +431,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_claim),
+		cmocka_unit_test(test_claim_later),
 		cmocka_unit_test(test_give_back),
 		cmocka_unit_test(test_killed_owner),
 		cmocka_unit_test(test_merge_order),
