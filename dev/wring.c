@@ -288,8 +288,8 @@ wpeek(Merge *m, uint32_t j)
 	uint64_t head = m->src[j].head, cap = m->cap, t, want;
 	Slot *s;
 
-	for (;;) {
-		t = r->tail;
+	/* the tail read once: a process scribbling on it meanwhile cannot keep this loop going */
+	for (t = r->tail;; t++) {
 		if (t >= head)
 			return 0;
 		if (head - t > cap) {	/* lapped: those are gone */
