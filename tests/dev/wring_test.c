@@ -408,6 +408,45 @@ test_bind(void **unused)
 	free(d);
 }
 
+/*
+ * Scribbled by another process: a ring's tail past its head is counted
+ * and repaired; a head far ahead is a lap, its records counted lost, the
+ * read bounded by the ring's size; the block's nring changes nothing.
+ */
+static void
+test_hostile(void **unused)
+{
+	Dev *d = tracing(8);
+	Writer a = { 0 }, b = { 0 }, c[4];
+	uint64_t mark[300];
+	int i;
+
+	(void)unused;
+	memset(c, 0, sizeof c);
+	for (i = 0; i < 3; i++)
+		whit(d, &a, 10, 100 + i, i);
+	whit(d, &b, 11, 200, 50);
+	rst(&a.wr->tail, 1000);
+	assert_int_equal(counter(d, "#corrupt "), 1);
+	assert_int_equal(a.wr->tail, 3);	/* as its head: what it held is taken as read */
+	whit(d, &a, 10, 300, 3);
+	rst(&b.wr->head, (1ull << 40) + 1);	/* 2^40 records no one wrote */
+	/* a's 3; b's lap leaves no record whole, its 50 among them: all lost */
+	assert_int_equal(readrecs(d, NULL, NULL, mark, 300), 1);
+	assert_int_equal(mark[0], 3);
+	assert_int_equal(counter(d, "#lost "), (1ull << 40) + 1);
+	/* a's 3 taken as read by the repair are neither read nor lost: the balance is off by them, no more */
+	assert_int_equal(counter(d, "#hits ") - counter(d, "#read ") - counter(d, "#queued ") - counter(d, "#lost "), 3);
+	d->nring = 1000;	/* the block's own count: not the mapping's */
+	for (i = 0; i < 4; i++)
+		whit(d, &c[i], 20 + i, 400 + i, 60 + i);
+	assert_int_equal(c[2].ring, 0);	/* rings 0 and 1 are taken, two more free: then the shared ring */
+	assert_int_equal(c[1].ring, 4);
+	assert_int_equal(readrecs(d, NULL, NULL, mark, 300), 4);
+	assert_int_equal(counter(d, "#corrupt "), 1);
+	free(d);
+}
+
 /* the state with ring lines still replays: they are comments */
 static void
 test_state_replays(void **unused)
@@ -442,6 +481,7 @@ main(void)
 		cmocka_unit_test(test_block_bounded),
 		cmocka_unit_test(test_resize),
 		cmocka_unit_test(test_bind),
+		cmocka_unit_test(test_hostile),
 		cmocka_unit_test(test_state_replays),
 	};
 
