@@ -277,21 +277,21 @@ mstart(Merge *m, Dev *d, uint32_t log, uint32_t *wait)
 }
 
 /*
- * Look at ring j's next record: 1 with its time, or 0: none left to
- * this read.  What a lap overwrote (ring), or what a seq out of turn
- * says is gone (a size since, damage), is counted lost on the way.
+ * Look at ring j's next record: 1 with its copy, or 0: none left to
+ * this read.  The copy is whole (seq the same before and after): taking
+ * it later needs no second look, even if a lap has overwritten the slot
+ * since.  What a lap overwrote (ring), or what a seq out of turn says is
+ * gone (a size since, damage), is counted lost on the way.
  */
 static int
 wpeek(Merge *m, uint32_t j)
 {
 	Wring *r = m->src[j].r;
 	uint64_t head = m->src[j].head, cap = m->cap, t, want;
-	Slot *s;
+	Slot *s, *o = &m->src[j].rec;
 
 	/* the tail read once: a process scribbling on it meanwhile cannot keep this loop going */
-	for (t = r->tail;; t++) {
-		if (t >= head)
-			return 0;
+	for (t = r->tail; t < head; t++) {
 		if (head - t > cap) {	/* lapped: those are gone */
 			r->nlost += head - t - cap;
 			t = head - cap;
@@ -299,7 +299,14 @@ wpeek(Merge *m, uint32_t j)
 		s = &m->src[j].s[t & (cap - 1)];
 		want = 2*t + 2;
 		if (ald(&s->seq) == want) {
-			m->src[j].ticks = rld(&s->ticks);
+			o->pc = rld(&s->pc);
+			o->ticks = rld(&s->ticks);
+			o->tid = rld(&s->tid);
+			o->exit = rld(&s->exit);
+			o->a[0] = rld(&s->a[0]);
+			o->a[1] = rld(&s->a[1]);
+			o->a[2] = rld(&s->a[2]);
+			o->a[3] = rld(&s->a[3]);
 			__atomic_thread_fence(__ATOMIC_ACQUIRE);
 			if (rld(&s->seq) == want) {
 				ast(&r->tail, t);
@@ -310,37 +317,63 @@ wpeek(Merge *m, uint32_t j)
 		ast(&r->tail, t + 1);
 		r->nlost++;
 	}
+	return 0;
 }
 
-/* take ring j's record that wpeek looked at: 1, or 0 if it was overwritten since (lost) */
-static int
+/* take ring j's record that wpeek copied */
+static void
 wtake(Merge *m, uint32_t j, Slot *out)
 {
 	Wring *r = m->src[j].r;
-	uint64_t t = m->src[j].t, want = 2*t + 2;
-	Slot *s = &m->src[j].s[t & (m->cap - 1)];
-	int ok = 0;
 
-	if (ald(&s->seq) == want) {
-		out->pc = rld(&s->pc);
-		out->ticks = rld(&s->ticks);
-		out->tid = rld(&s->tid);
-		out->exit = rld(&s->exit);
-		out->a[0] = rld(&s->a[0]);
-		out->a[1] = rld(&s->a[1]);
-		out->a[2] = rld(&s->a[2]);
-		out->a[3] = rld(&s->a[3]);
-		__atomic_thread_fence(__ATOMIC_ACQUIRE);
-		ok = rld(&s->seq) == want;
-	}
+	*out = m->src[j].rec;
 	/* release: under fill and block the writer reuses the slot once it sees the tail past it */
-	ast(&r->tail, t + 1);
-	if (ok) {
-		r->nread++;
-		m->d->nread++;
-	} else
+	ast(&r->tail, m->src[j].t + 1);
+	r->nread++;
+	m->d->nread++;
+	m->src[j].peeked = 0;
+}
+
+/*
+ * The one ring left to this read, nothing to merge it with: its next
+ * record copied at once (wpeek and wtake in one look), 1; or 0, none.
+ */
+static int
+wonly(Merge *m, Slot *out)
+{
+	Wring *r = m->src[0].r;
+	uint64_t head = m->src[0].head, cap = m->cap, t, want;
+	Slot *s;
+
+	for (t = r->tail; t < head; t++) {
+		if (head - t > cap) {	/* lapped: those are gone */
+			r->nlost += head - t - cap;
+			t = head - cap;
+		}
+		s = &m->src[0].s[t & (cap - 1)];
+		want = 2*t + 2;
+		if (ald(&s->seq) == want) {
+			out->pc = rld(&s->pc);
+			out->ticks = rld(&s->ticks);
+			out->tid = rld(&s->tid);
+			out->exit = rld(&s->exit);
+			out->a[0] = rld(&s->a[0]);
+			out->a[1] = rld(&s->a[1]);
+			out->a[2] = rld(&s->a[2]);
+			out->a[3] = rld(&s->a[3]);
+			__atomic_thread_fence(__ATOMIC_ACQUIRE);
+			if (rld(&s->seq) == want) {
+				ast(&r->tail, t + 1);
+				r->nread++;
+				m->d->nread++;
+				return 1;
+			}
+		}
+		ast(&r->tail, t + 1);
 		r->nlost++;
-	return ok;
+	}
+	m->n = 0;
+	return 0;
 }
 
 int
@@ -350,6 +383,8 @@ mnext(Merge *m, Slot *out)
 	uint32_t j;
 	int best;
 
+	if (m->n == 1 && m->oin == 0 && !m->src[0].peeked)	/* the common end of a read: one ring */
+		return wonly(m, out);
 	for (;;) {
 		best = -1;
 		for (j = 0; j < m->n; j++) {
@@ -361,9 +396,9 @@ mnext(Merge *m, Slot *out)
 				}
 				m->src[j].peeked = 1;
 			}
-			if (best < 0 || m->src[j].ticks < bt) {
+			if (best < 0 || m->src[j].rec.ticks < bt) {
 				best = j;
-				bt = m->src[j].ticks;
+				bt = m->src[j].rec.ticks;
 			}
 		}
 		if (m->oin == 1) {
@@ -384,8 +419,7 @@ mnext(Merge *m, Slot *out)
 		}
 		if (best < 0)
 			return 0;
-		m->src[best].peeked = 0;
-		if (wtake(m, best, out))
-			return 1;
+		wtake(m, best, out);
+		return 1;
 	}
 }
