@@ -292,7 +292,7 @@ alive(uint32_t tid)
  * as ringcheck left it; the block's tail is ours (the lock), but is
  * read once per step and checked all the same.
  */
-static Slot *
+static inline __attribute__((always_inline)) Slot *
 ready(Dev *d, uint64_t *head, uint64_t cap, uint32_t *wait, uint64_t *rp)
 {
 	uint64_t r, s1, want, now;

@@ -383,6 +383,12 @@ mnext(Merge *m, Slot *out)
 	uint32_t j;
 	int best;
 
+	if (m->n == 0) {	/* the shared ring alone: nothing to merge it with */
+		if (m->oin == 0)
+			return 0;
+		m->oin = 1;
+		return take(m->d, out, &m->ohead, m->cap, m->wait);
+	}
 	if (m->n == 1 && m->oin == 0 && !m->src[0].peeked)	/* the common end of a read: one ring */
 		return wonly(m, out);
 	for (;;) {
