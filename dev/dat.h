@@ -149,7 +149,7 @@ wslots(Dev *d, uint32_t logmax, uint32_t nring, uint32_t i)
  * with the time of its next record once looked at; the shared ring too.
  */
 enum {
-	Nmerge = 32,	/* writers' rings one read merges (a record's copy each on the reader's stack); the others wait for the next read */
+	Nmerge = 16,	/* writers' rings one read merges (a record's copy each: 1.6 KiB of the reader's stack); the others wait for the next read */
 };
 
 struct Merge {
@@ -165,7 +165,7 @@ struct Merge {
 		Slot *s;
 		uint64_t head;	/* as the read began: it reads no further */
 		uint64_t t;	/* the record looked at */
-		Slot rec;	/* and its copy, whole: taking it is moving the tail */
+		Rec rec;	/* and its copy, whole: taking it is moving the tail */
 		uint32_t peeked;
 	} src[Nmerge];
 };

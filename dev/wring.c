@@ -288,7 +288,8 @@ wpeek(Merge *m, uint32_t j)
 {
 	Wring *r = m->src[j].r;
 	uint64_t head = m->src[j].head, cap = m->cap, t, want;
-	Slot *s, *o = &m->src[j].rec;
+	Rec *o = &m->src[j].rec;
+	Slot *s;
 
 	/* the tail read once: a process scribbling on it meanwhile cannot keep this loop going */
 	for (t = r->tail; t < head; t++) {
@@ -325,8 +326,16 @@ static void
 wtake(Merge *m, uint32_t j, Slot *out)
 {
 	Wring *r = m->src[j].r;
+	const Rec *c = &m->src[j].rec;
 
-	*out = m->src[j].rec;
+	out->pc = c->pc;
+	out->ticks = c->ticks;
+	out->tid = c->tid;
+	out->exit = c->exit;
+	out->a[0] = c->a[0];
+	out->a[1] = c->a[1];
+	out->a[2] = c->a[2];
+	out->a[3] = c->a[3];
 	/* release: under fill and block the writer reuses the slot once it sees the tail past it */
 	ast(&r->tail, m->src[j].t + 1);
 	r->nread++;
