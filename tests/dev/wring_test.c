@@ -447,6 +447,47 @@ test_hostile(void **unused)
 	free(d);
 }
 
+/*
+ * More rings with records than one read merges (Nmerge): a read takes
+ * Nmerge of them, the next read the rest, starting where it left off;
+ * nothing is lost or read twice.
+ */
+static void
+test_many_rings(void **unused)
+{
+	enum { N = Nmerge + 4 };
+	Dev *d = newdevn(8, N);
+	Writer w[N];
+	Reader r = { 0 };
+	Rec out[4 * N];
+	size_t got = 0, n, i;
+	uint64_t seen = 0;
+
+	(void)unused;
+	memset(w, 0, sizeof w);
+	assert_int_equal(ctl(d, "trace 1000 2000 new a\ntrace a on\nstart"), 0);
+	assert_true(devtsel(d, 0, &sel));
+	for (i = 0; i < N; i++) {
+		whit(d, &w[i], 30 + i, 100 + i, i);
+		whit(d, &w[i], 30 + i, 200 + i, i);
+		assert_int_equal(w[i].ring, i + 1);
+	}
+	n = devreadraw(d, &r, out, 4 * N);
+	assert_int_equal(n, 2 * Nmerge);	/* one read: Nmerge rings, both records of each */
+	for (i = 0; i < Nmerge; i++)	/* those rings have records again */
+		whit(d, &w[i], 30 + i, 300 + i, i);
+	n = devreadraw(d, &r, out, 4 * N);	/* the next read starts at the rings left out */
+	assert_int_equal(n, 2 * (N - Nmerge) + Nmerge - (N - Nmerge));
+	for (i = 0; i < n; i++)
+		seen |= 1ull << out[i].a[0];
+	assert_int_equal(seen >> Nmerge, (1ull << (N - Nmerge)) - 1);
+	for (got = n; (n = devreadraw(d, &r, out + got, 4 * N - got)) > 0; got += n)
+		;
+	assert_int_equal(got, 2 * (N - Nmerge) + Nmerge);	/* the rest: nothing lost, nothing twice */
+	counts(d, 2 * N + Nmerge, 2 * N + Nmerge, 0, 0, 0);
+	free(d);
+}
+
 /* the state with ring lines still replays: they are comments */
 static void
 test_state_replays(void **unused)
@@ -481,6 +522,7 @@ main(void)
 		cmocka_unit_test(test_block_bounded),
 		cmocka_unit_test(test_resize),
 		cmocka_unit_test(test_bind),
+		cmocka_unit_test(test_many_rings),
 		cmocka_unit_test(test_hostile),
 		cmocka_unit_test(test_state_replays),
 	};
