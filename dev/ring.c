@@ -322,11 +322,17 @@ ready(Dev *d, uint64_t *head, uint64_t cap, uint32_t *wait, uint64_t *rp)
 			return s;
 		}
 		if (s1 < want) {	/* not yet written, or its writer is gone */
-			now = hostnsec();
-			/* a wait begins; a stuck time in the future is damage: over at once */
+			now = hostnsec() + 1;	/* never 0, the stuck time's "none": a host's clock may start at 0 */
+			/*
+			 * A wait begins; a stuck time in the future is damage: over at once.
+			 * Its head is the one this read loaded before it looked at the slot:
+			 * every ticket below it was taken before the wait began.  (The head
+			 * loaded now would take in tickets a writer took since, still being
+			 * written: counted lost at once, had the wait lasted long enough.)
+			 */
 			if (d->stuck == 0 || (r >= d->stuckhead && now - d->stuck >= Stucknsec)) {
-				d->stuck = now ? now : 1;
-				d->stuckhead = ald(&d->head);
+				d->stuck = now;
+				d->stuckhead = *head;
 			}
 			if (now - d->stuck < Stucknsec) {
 				*wait = 1;
