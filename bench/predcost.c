@@ -20,6 +20,13 @@ hostlogmax(const struct Dev *d)
 	return 16;
 }
 
+uint32_t
+hostnring(const struct Dev *d)
+{
+	(void)d;
+	return Nringdef;
+}
+
 static double
 now(void)
 {
@@ -41,7 +48,7 @@ ctl(Dev *d, const char *s)
 int
 main(int argc, char **argv)
 {
-	Dev *d = calloc(1, devsize(16));
+	Dev *d = calloc(1, devsize(16, Nringdef));
 	Writer w = { 0 };	/* as the runtime keeps one per thread */
 	Hit h = { .pc = 0x1000, .a = { 1, 2, 3, 4 }, .tid = 5, .pid = 5, .w = &w };
 	long i, n = argc > 2 ? atol(argv[2]) : 50000000, k = 0;
@@ -49,7 +56,7 @@ main(int argc, char **argv)
 	double t0;
 	Tsel sel;
 
-	devinit(d, 16, 1);
+	devinit(d, 16, Nringdef, 1);
 	hostrefresh();
 	ctl(d, "trace 1000 2000 new a\ntrace a on\nstart\nsize 16");
 	if (argc > 1 && strcmp(argv[1], "-") != 0) {

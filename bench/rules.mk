@@ -37,3 +37,11 @@ bench-aggs: $(B)/tests/hooks/fx_bench $(B)/tests/hooks/devshm lib/libdevtrace.so
 	B=$(B) bench/aggcost
 
 .PHONY: bench-aggs
+
+# make bench-loss: every function of bench/calls.c traced with a live capture
+# (devtrace record, cat tracepipe) under each policy: records expected, saved, lost
+bench-loss:
+	@$(MAKE) --no-print-directory build-all
+	bench/loss $(LOSS_ARGS)
+
+.PHONY: bench-loss

@@ -207,9 +207,9 @@ main(int argc, char **argv)
 		seconds = atof(argv[1]);
 	if (argc > 2)
 		reps = atoi(argv[2]);
-	if ((dev = calloc(1, devsize(20))) == NULL)
+	if ((dev = calloc(1, devsize(20, Nringdef))) == NULL)
 		return 1;
-	devinit(dev, 20, 1000000000);
+	devinit(dev, 20, Nringdef, 1000000000);
 	shmprivate(dev, 20);	/* the size hostlogmax trusts: this calloc's */
 	ctl("size 20");
 

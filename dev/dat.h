@@ -7,6 +7,8 @@
 #include "dev/pred.h"
 #include "dev/agg.h"
 
+struct Buf;
+
 #define ald(p)		__atomic_load_n((p), __ATOMIC_ACQUIRE)
 #define rld(p)		__atomic_load_n((p), __ATOMIC_RELAXED)
 #define ast(p, v)	__atomic_store_n((p), (v), __ATOMIC_RELEASE)
@@ -16,11 +18,14 @@
 
 typedef struct Slot Slot;
 typedef struct Shard Shard;
+typedef struct Wring Wring;
+typedef struct Merge Merge;
 typedef struct Trace Trace;
 
 enum {
 	Magic = 0x65636172747665ull & 0xffffffff,	/* "devtrace" */
-	Version = 5,	/* 4: the buffer policy (policy, waitms, stalled, dropped); 5: aggregations */
+	Version = 6,	/* 4: the buffer policy (policy, waitms, stalled, dropped); 5: aggregations; 6: writers' rings (nring, Wring) */
+	Tidbound = 0x80000000u,	/* Wring.tid of a host's static writer (devwriterbind): no thread has it */
 	Range = 1,	/* Trace.kind: an address range */
 	Glob,		/*	a pattern over symbol names */
 };
@@ -52,6 +57,24 @@ struct Shard {
 	uint64_t pad[5];
 } __attribute__((aligned(64)));
 
+/*
+ * One writer's ring (wring.c), SPSC: its owner alone writes the first
+ * line, the reader alone (under the host's lock) the second.  Its
+ * records are the 1<<log slots that follow the rings' headers.
+ */
+struct Wring {
+	uint64_t head;		/* records written; the next one's number */
+	uint64_t dropped;	/* fill, block: records the full ring refused */
+	uint64_t stalled;	/* block: 1 + the tail at which the owner gave up waiting; 0: none */
+	uint32_t tid;		/* owner; 0: free; Tidbound: a host's static writer */
+	uint32_t used;		/* ever claimed: the state lists it */
+	uint64_t pad0[4];
+	uint64_t tail __attribute__((aligned(64)));	/* the next record to read */
+	uint64_t nread;		/* records returned */
+	uint64_t nlost;		/* records overwritten, as the reader found them */
+	uint64_t pad1[5];
+} __attribute__((aligned(64)));
+
 struct Trace {
 	uint32_t gen;		/* 0: slot free; odd while being changed */
 	uint32_t kind;
@@ -72,7 +95,9 @@ struct Dev {
 	uint32_t ctlgen;	/* bumped on every change */
 	uint32_t started;
 	uint32_t logmax;
-	uint32_t log;		/* ring holds 1<<log records */
+	uint32_t log;		/* each ring holds 1<<log records */
+	uint32_t nring;		/* writers' rings after the shared ring (Wring); the mapping's, hostnring, is the one trusted */
+	uint32_t mergenext;	/* the reader's: the ring a merge starts at, so no ring waits behind others */
 	uint32_t policy;	/* Pring, Pfill, Pblock: what a writer does when the ring is full */
 	uint32_t waitms;	/* Pblock: how long a writer waits for a reader that reads nothing */
 	uint32_t nwatch;
@@ -83,7 +108,7 @@ struct Dev {
 	Trace trace[Ntrace];
 
 	/*
-	 * The ring: head is the next ticket, the writers' line; the rest is
+	 * The shared ring: head is the next ticket, the writers' line; the rest is
 	 * the reader's, on lines of their own: a writer's atomic on head
 	 * must not find the line taken away by every record the reader reads.
 	 */
@@ -105,8 +130,69 @@ struct Dev {
 
 	Aggs aggs;		/* aggregations: definitions and the writers' tables (agg.h) */
 
-	Slot slot[];		/* 1<<logmax of them */
+	Slot slot[];		/* the shared ring: 1<<logmax of them; then Wring[nring], then each ring's 1<<logmax slots */
 };
+
+/* the writers' rings and their slots, placed by the sizes this process mapped (hostlogmax, hostnring) */
+static inline Wring *
+wrings(Dev *d, uint32_t logmax)
+{
+	return (Wring *)(d->slot + (1ull << logmax));
+}
+
+static inline Slot *
+wslots(Dev *d, uint32_t logmax, uint32_t nring, uint32_t i)
+{
+	return (Slot *)(wrings(d, logmax) + nring) + ((uint64_t)i << logmax);
+}
+
+/*
+ * One read's merge of the rings (wring.c), on the reader's stack: the
+ * rings that had records when it began, up to their heads then, each
+ * with the time of its next record once looked at; the shared ring too.
+ */
+enum {
+	Nmerge = 16,	/* writers' rings one read merges (a record's copy each: 1.6 KiB of the reader's stack); the others wait for the next read */
+};
+
+struct Merge {
+	Dev *d;
+	uint64_t cap;		/* records per ring */
+	uint64_t ohead;		/* the shared ring's head, as take keeps it */
+	uint64_t oticks;	/* its next record's time, when oin is 2 */
+	uint32_t oin;		/* the shared ring: 0 done, 1 to look at, 2 looked at */
+	uint32_t n;		/* writers' rings in src */
+	uint32_t *wait;
+	struct {
+		Wring *r;
+		Slot *s;
+		uint64_t head;	/* as the read began: it reads no further */
+		uint64_t t;	/* the record looked at */
+		Rec rec;	/* and its copy, whole: taking it is moving the tail */
+		uint32_t peeked;
+	} src[Nmerge];
+};
+
+/*
+ * The seqlock's writer, for a slot only one thread writes: seq odd,
+ * the fields, seq even.  Plain stores on x86; the fence keeps the odd
+ * seq before the fields for a reader that copies meanwhile.
+ */
+static inline __attribute__((always_inline)) void
+wslot(Slot *s, const Hit *h, uint64_t t)
+{
+	rst(&s->seq, 2*t + 1);
+	__atomic_thread_fence(__ATOMIC_RELEASE);
+	rst(&s->tid, h->tid);
+	rst(&s->exit, (uint32_t)h->exit);
+	rst(&s->pc, h->pc);
+	rst(&s->ticks, h->ticks);
+	rst(&s->a[0], h->a[0]);
+	rst(&s->a[1], h->exit ? 0 : h->a[1]);
+	rst(&s->a[2], h->exit ? 0 : h->a[2]);
+	rst(&s->a[3], h->exit ? 0 : h->a[3]);
+	ast(&s->seq, 2*t + 2);
+}
 
 /* Dev.policy */
 enum {
@@ -126,3 +212,16 @@ uint32_t	ringcheck(Dev *d);	/* damage repaired and counted; the log to use */
 void	ringreset(Dev *d, int log);
 void	ringstats(Dev *d, uint32_t log, uint64_t *hits, uint64_t *queued, uint64_t *lost, uint64_t *dropped);
 uint32_t	ringpolicy(Dev *d, uint32_t *waitms);	/* the policy and bound, repaired and counted if damaged */
+int	take(Dev *d, Slot *out, uint64_t *head, uint64_t cap, uint32_t *wait);	/* the shared ring's next record */
+int	peek(Dev *d, uint64_t *ticks, uint64_t *head, uint64_t cap, uint32_t *wait);	/* its ticks, not taken */
+
+/* wring.c: the writers' rings */
+void	wrecord(Dev *d, const Writer *w, const Hit *h, uint32_t log, uint32_t policy, uint32_t waitms);
+void	wclaim(Dev *d, Writer *w, uint32_t tid);
+void	wcheck(Dev *d);	/* the control side's repair of each ring's tail */
+void	wreset(Dev *d);	/* size: what each ring holds is lost */
+void	wstats(Dev *d, uint32_t log, uint64_t *hits, uint64_t *read, uint64_t *queued, uint64_t *lost, uint64_t *dropped);
+void	wstallclear(Dev *d);
+void	mstart(Merge *m, Dev *d, uint32_t log, uint32_t *wait);
+int	mnext(Merge *m, Slot *out);	/* the oldest record of every ring: 1, else 0 (*wait: one is being written) */
+void	wstate(Dev *d, uint32_t log, struct Buf *b);	/* a # line per ring ever used */

@@ -6,7 +6,8 @@
  * from error.h, which gives its errno and its text.  The state reads
  * back as lines that are themselves control lines.
  * Writes are cut into lines in ctlfile.c, the state text is state.c;
- * what the hooks call is in hit.c, the ring in ring.c.
+ * what the hooks call is in hit.c, the shared ring in ring.c, the
+ * writers' rings and the merge of all of them in wring.c.
  */
 #include "dev/dat.h"
 #include "dev/error.h"
@@ -47,18 +48,20 @@ struct Sub {
 	int (*fn)(Ctl *, Trace *);
 };
 
+/* the shared ring, then nring writers' rings: their headers, then their slots (dat.h: wrings) */
 size_t
-devsize(int logmax)
+devsize(int logmax, int nring)
 {
-	return sizeof(Dev) + ((size_t)1 << logmax) * sizeof(Slot);
+	return sizeof(Dev) + ((size_t)1 << logmax) * sizeof(Slot) * (1 + (size_t)nring) + (size_t)nring * sizeof(Wring);
 }
 
 void
-devinit(Dev *d, int logmax, uint64_t hz)
+devinit(Dev *d, int logmax, int nring, uint64_t hz)
 {
 	d->magic = Magic;
 	d->version = Version;
-	d->size = devsize(logmax);
+	d->size = devsize(logmax, nring);
+	d->nring = nring;
 	d->hz = hz;
 	d->logmax = logmax;
 	d->log = logmax < Logdef ? logmax : Logdef;
@@ -71,8 +74,15 @@ int
 devok(const Dev *d, size_t n)
 {
 	return n >= sizeof(Dev) && d->magic == Magic && d->version == Version &&
-		d->size == n && d->logmax >= Logmin && d->logmax <= Logmax &&
-		d->size == devsize(d->logmax);
+		d->size == n && d->logmax >= Logmin && d->logmax <= Logmax && d->nring <= Nringmax &&
+		d->size == devsize(d->logmax, d->nring);
+}
+
+void
+devsizes(const Dev *d, uint32_t *logmax, uint32_t *nring)
+{
+	*logmax = rld(&d->logmax);
+	*nring = rld(&d->nring);
 }
 
 const char *
@@ -386,6 +396,7 @@ ctlpolicy(Ctl *c)
 		return Errwaitms;
 	ast(&d->waitms, (uint32_t)ms);
 	ast(&d->stalled, 0);	/* a new bound: the next full ring is waited for again */
+	wstallclear(d);
 	ast(&d->policy, p);
 	return Errnone;
 }

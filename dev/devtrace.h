@@ -18,7 +18,7 @@
 
 enum {
 	Logmin = 4,	/* ring sizes, log2 records */
-	Logdef = 13,	/* 8192 records, as the original device */
+	Logdef = 16,	/* 65536 records a ring (4 MiB): a capture that naps 1 ms between reads keeps up with a writer */
 	Logmax = 20,
 	Ntrace = 64,	/* traces a device holds */
 	Namelen = 16,	/* trace names, with the NUL */
@@ -26,6 +26,8 @@ enum {
 	Nwatch = 32,	/* watched pids */
 	Nreader = 16,	/* processes with trace open */
 	Nshard = 256,	/* writer threads with counters of their own */
+	Nringdef = 16,	/* writers' rings of a user-space device: threads past them share one ring */
+	Nringmax = 4096,	/* a kernel host's 4 per CPU */
 	Linemax = 1024,	/* one control line, without the newline */
 	Predmax = 512,	/* predicate source text, with the NUL */
 	Reclen = 121,	/* one record line, with the newline */
@@ -69,6 +71,9 @@ struct Writer {
 	uint32_t ringlim;	/* lim under the ring policy, 0 under the others: devrecord's fast path is ring's alone */
 	Dev *aggd;		/* the device aggbuf belongs to (dev/agg.c) */
 	uint32_t aggbuf;	/* 1 + its aggregation table's index; 0: none yet; Naggbuf+1: the shared one */
+	uint32_t ring;		/* 1 + the index of its own ring; 0: none, it writes the shared ring */
+	struct Wring *wr;	/* its ring's header and slots, placed by the host's sizes */
+	struct Slot *ws;
 };
 
 /*
@@ -168,9 +173,10 @@ struct Ctlfile {
 };
 
 /* set up */
-size_t	devsize(int logmax);
-void	devinit(Dev *d, int logmax, uint64_t hz);
+size_t	devsize(int logmax, int nring);	/* nring writers' rings and the shared ring, 1<<logmax records each at most */
+void	devinit(Dev *d, int logmax, int nring, uint64_t hz);
 int	devok(const Dev *d, size_t n);		/* magic, version and size check for a mapped device */
+void	devsizes(const Dev *d, uint32_t *logmax, uint32_t *nring);	/* as the block says: a host checks them against its mapping */
 
 /* control side: the host holds its lock */
 int	devctl(Dev *d, const char *buf, size_t n, uint32_t pid);	/* whole lines, the last may lack its newline: 0 or an E error; reason in deverr() */
@@ -208,7 +214,8 @@ int	devstarted(Dev *d);
 /* hook side: no lock, no system call */
 int	devfilter(Dev *d, const Tsel *sel, Hit *h);	/* an entry: Hrecord|Hfollow; drops counted */
 int	devhit(Dev *d, const Tsel *sel, Hit *h);	/* filter, then record: 1 if written */
-void	devwriterdone(Writer *w);		/* the thread exits: its shard is free again */
+void	devwriterdone(Writer *w);		/* the thread exits: its shard and ring are free again (its records stay readable) */
+int	devwriterbind(Dev *d, Writer *w, uint32_t ring);	/* a host's static writer (a CPU's context) owns ring: 0, or Einval */
 void	devrecord(Dev *d, const Hit *h);	/* write one record, unfiltered */
 void	devcount(Dev *d, int counter);		/* count an event the host saw */
 

@@ -131,13 +131,18 @@ claim(Dev *d, uint32_t tid)
 	return 0;
 }
 
+/* the thread's shard and ring are free again; what its ring holds stays for the reader */
 void
 devwriterdone(Writer *w)
 {
 	if (w->d && w->shard)
 		ast(&w->d->shard[w->shard - 1].tid, 0);
+	if (w->d && w->wr)
+		ast(&w->wr->tid, 0);
 	aggwriterdone(w);
 	w->d = 0;
+	w->wr = 0;
+	w->ring = 0;
 }
 
 /* the watch list and the reader rule for a thread, at this control generation */
@@ -152,7 +157,9 @@ decide(Dev *d, Hit *h, uint32_t gen)
 		w->d = d;
 		w->lim = hostlogmax(d);	/* devrecord's bound for the block's log, kept where no other process writes */
 		w->shard = claim(d, h->tid);
-	}
+		wclaim(d, w, h->tid);	/* a ring of its own, else the shared ring */
+	} else if (w->wr == 0)
+		wclaim(d, w, h->tid);	/* none was free: asked again at each control change, not at each hit */
 	/* a policy other than ring makes devrecord's one compare fail: no cost to ring's path */
 	w->ringlim = rld(&d->policy) == Pring ? w->lim : 0;
 	w->watched = devwatched(d, h->pid, h->tid);

@@ -23,6 +23,7 @@ int	hostalive(uint32_t tid);	/* 0 once the thread is gone for good */
  */
 struct Dev;
 uint32_t	hostlogmax(const struct Dev *d);
+uint32_t	hostnring(const struct Dev *d);	/* likewise the number of writers' rings it holds */
 
 /* predicate variables the Hit does not carry; asked only when a predicate uses them */
 uint32_t	hostppid(void);

@@ -1,5 +1,8 @@
 /*
- * ring.c: the record buffer.  Writers take a ticket with one atomic
+ * ring.c: the shared ring, and the record path and the reads of every
+ * ring.  A writer that owns a ring of its own (wring.c) writes it with
+ * plain stores (wput); the others, threads past the rings and hits with
+ * no Writer (testtracein), share this ring.  Its writers take a ticket with one atomic
  * increment and claim the ticket's slot by moving its sequence number
  * from an older even value to 2t+1; they fill it and publish 2t+2.
  * A writer that finds the slot busy, or already taken by a later lap,
@@ -7,6 +10,8 @@
  * lost.  The reader, one at a time under the host's lock, walks the
  * tickets in order and either returns a record or counts it lost, so
  * hits = read + queued + lost holds exactly whenever it is looked at.
+ * devread and devreadraw take this ring's records and the writers'
+ * rings' through one merge by time (wring.c: mstart, mnext).
  *
  * Every process may write the block, so nothing read from it is an
  * index before it is checked: log against the size this process mapped
@@ -67,6 +72,17 @@ fillslot(Dev *d, const Hit *h, uint32_t log, uint64_t t)
 	 * What the store can do then is hide that lap's record: counted lost.
 	 */
 	ast(&s->seq, busy + 1);
+}
+
+/* a writer's own ring, under the ring policy: no locked instruction (wring.c) */
+static inline __attribute__((always_inline)) void
+wput(const Writer *w, const Hit *h, uint32_t log)
+{
+	Wring *r = w->wr;
+	uint64_t t = rld(&r->head);
+
+	wslot(&w->ws[t & ((1ull << log) - 1)], h, t);
+	ast(&r->head, t + 1);
 }
 
 /* the ring policy's: a ticket whatever the room */
@@ -174,7 +190,7 @@ static __attribute__((noinline)) void
 recordslow(Dev *d, const Hit *h)
 {
 	const Writer *w = h->w;
-	uint32_t log = rld(&d->log), waitms, lim;
+	uint32_t log = rld(&d->log), waitms = Waitdef, lim, p;
 	uint64_t t, tail;
 
 	/* the Writer keeps the host's bound: asked of the host only without one */
@@ -183,7 +199,12 @@ recordslow(Dev *d, const Hit *h)
 		aadd(&d->count[Ccorrupt], 1);
 		return;
 	}
-	switch (policyof(d, &waitms)) {
+	p = policyof(d, &waitms);
+	if (w && w->d == d && w->wr) {	/* its own ring */
+		wrecord(d, w, h, log, p, waitms);
+		return;
+	}
+	switch (p) {
 	case Pblock:
 		if (w) {	/* a hook's: it holds no lock, it may wait */
 			recordblock(d, h, lim, waitms);
@@ -213,9 +234,12 @@ devrecord(Dev *d, const Hit *h)
 	const Writer *w = h->w;
 	uint32_t log = rld(&d->log);
 
-	if (__builtin_expect(w != 0 && w->d == d && log <= w->ringlim, 1))
-		put(d, h, log);
-	else
+	if (__builtin_expect(w != 0 && w->d == d && log <= w->ringlim, 1)) {
+		if (__builtin_expect(w->wr != 0, 1))
+			wput(w, h, log);
+		else
+			put(d, h, log);
+	} else
 		recordslow(d, h);
 }
 
@@ -248,6 +272,7 @@ ringcheck(Dev *d)
 	}
 	if (d->stuckhead > head)
 		d->stuckhead = head;
+	wcheck(d);
 	return log;	/* the size to use: the block's may change again under us */
 }
 
@@ -259,15 +284,16 @@ alive(uint32_t tid)
 }
 
 /*
- * The next record in *out: 1, or 0 if none is ready (*wait: one is
- * being written).  *head is the caller's copy of d->head, loaded again
- * only when the reader has caught up with it: every load of a line the
- * writers' atomics keep taking back costs a transfer between cores.
- * cap is the ring's size as ringcheck left it; the block's tail is ours
- * (the lock), but is read once per step and checked all the same.
+ * The shared ring's next finished record: its slot, its ticket in *rp;
+ * nil if none is ready (*wait: one is being written).  *head is the
+ * caller's copy of d->head, loaded again only when the reader has
+ * caught up with it: every load of a line the writers' atomics keep
+ * taking back costs a transfer between cores.  cap is the ring's size
+ * as ringcheck left it; the block's tail is ours (the lock), but is
+ * read once per step and checked all the same.
  */
-static int
-take(Dev *d, Slot *out, uint64_t *head, uint64_t cap, uint32_t *wait)
+static inline __attribute__((always_inline)) Slot *
+ready(Dev *d, uint64_t *head, uint64_t cap, uint32_t *wait, uint64_t *rp)
 {
 	uint64_t r, s1, want, now;
 	Slot *s;
@@ -292,37 +318,21 @@ take(Dev *d, Slot *out, uint64_t *head, uint64_t cap, uint32_t *wait)
 		want = 2*r + 2;
 		s1 = ald(&s->seq);
 		if (s1 == want) {
-			/* acquire loads keep the second look at seq after the copy */
-			out->pc = ald(&s->pc);
-			out->ticks = ald(&s->ticks);
-			out->tid = ald(&s->tid);
-			out->exit = ald(&s->exit);
-			out->a[0] = ald(&s->a[0]);
-			out->a[1] = ald(&s->a[1]);
-			out->a[2] = ald(&s->a[2]);
-			out->a[3] = ald(&s->a[3]);
-			s1 = rld(&s->seq);
-			/*
-			 * The tail moves past the slot only after the second
-			 * look, with release: under fill and block a writer
-			 * reuses the slot only once it sees the tail past it.
-			 */
-			ast(&d->tail, r + 1);
-			if (r + 1 >= d->stuckhead)
-				d->stuck = 0;
-			if (s1 == want) {
-				d->nread++;
-				return 1;
-			}
-			d->nlost++;	/* overwritten while we copied */
-			continue;
+			*rp = r;
+			return s;
 		}
 		if (s1 < want) {	/* not yet written, or its writer is gone */
-			now = hostnsec();
-			/* a wait begins; a stuck time in the future is damage: over at once */
+			now = hostnsec() + 1;	/* never 0, the stuck time's "none": a host's clock may start at 0 */
+			/*
+			 * A wait begins; a stuck time in the future is damage: over at once.
+			 * Its head is the one this read loaded before it looked at the slot:
+			 * every ticket below it was taken before the wait began.  (The head
+			 * loaded now would take in tickets a writer took since, still being
+			 * written: counted lost at once, had the wait lasted long enough.)
+			 */
 			if (d->stuck == 0 || (r >= d->stuckhead && now - d->stuck >= Stucknsec)) {
-				d->stuck = now ? now : 1;
-				d->stuckhead = ald(&d->head);
+				d->stuck = now;
+				d->stuckhead = *head;
 			}
 			if (now - d->stuck < Stucknsec) {
 				*wait = 1;
@@ -337,6 +347,57 @@ take(Dev *d, Slot *out, uint64_t *head, uint64_t cap, uint32_t *wait)
 		if (r + 1 >= d->stuckhead)
 			d->stuck = 0;
 	}
+}
+
+/* the shared ring's next record in *out: 1, or 0 if none is ready (*wait: one is being written) */
+int
+take(Dev *d, Slot *out, uint64_t *head, uint64_t cap, uint32_t *wait)
+{
+	uint64_t r, s1;
+	Slot *s;
+
+	while ((s = ready(d, head, cap, wait, &r)) != 0) {
+		/* acquire loads keep the second look at seq after the copy */
+		out->pc = ald(&s->pc);
+		out->ticks = ald(&s->ticks);
+		out->tid = ald(&s->tid);
+		out->exit = ald(&s->exit);
+		out->a[0] = ald(&s->a[0]);
+		out->a[1] = ald(&s->a[1]);
+		out->a[2] = ald(&s->a[2]);
+		out->a[3] = ald(&s->a[3]);
+		s1 = rld(&s->seq);
+		/*
+		 * The tail moves past the slot only after the second
+		 * look, with release: under fill and block a writer
+		 * reuses the slot only once it sees the tail past it.
+		 */
+		ast(&d->tail, r + 1);
+		if (r + 1 >= d->stuckhead)
+			d->stuck = 0;
+		if (s1 == 2*r + 2) {
+			d->nread++;
+			return 1;
+		}
+		d->nlost++;	/* overwritten while we copied */
+	}
+	return 0;
+}
+
+/* the time of the shared ring's next record, not taken: 1, or 0 as take */
+int
+peek(Dev *d, uint64_t *ticks, uint64_t *head, uint64_t cap, uint32_t *wait)
+{
+	uint64_t r;
+	Slot *s;
+
+	while ((s = ready(d, head, cap, wait, &r)) != 0) {
+		*ticks = ald(&s->ticks);
+		if (rld(&s->seq) == 2*r + 2)
+			return 1;
+		/* overwritten meanwhile: ready finds it so and counts it */
+	}
+	return 0;
 }
 
 /*
@@ -390,19 +451,18 @@ fmtrec(char *p, const Slot *s)
 size_t
 devread(Dev *d, Reader *r, char *buf, size_t n)
 {
-	uint64_t head, cap;
 	size_t done = 0;
+	Merge m;
 	Slot s;
 
-	cap = 1ull << ringcheck(d);
-	head = ald(&d->head);
 	r->wait = 0;
+	mstart(&m, d, ringcheck(d), &r->wait);
 	if (r->off > r->len || r->len > Reclen)	/* the Reader is the caller's: a bug, not damage */
 		r->off = r->len = 0;
 	for (;;) {
 		while (r->off < r->len && done < n)
 			buf[done++] = r->part[r->off++];
-		if (done == n || !take(d, &s, &head, cap, &r->wait))
+		if (done == n || !mnext(&m, &s))
 			return done;
 		if (n - done >= Reclen) {
 			fmtrec(buf + done, &s);
@@ -418,21 +478,20 @@ devread(Dev *d, Reader *r, char *buf, size_t n)
 /*
  * The capture's read (devtrace record): whole records as they sit in
  * the slots, no formatting, so a reader can save them as fast as the
- * writers fill the ring.  The same walk as devread (take): every ticket
+ * writers fill the rings.  The same merge as devread: every record
  * ends once, read or lost, and the counters stay exact.  r's text part
  * is devread's alone: a reader uses one of the two.
  */
 size_t
 devreadraw(Dev *d, Reader *r, Rec *out, size_t n)
 {
-	uint64_t head, cap;
 	size_t done = 0;
+	Merge m;
 	Slot s;
 
-	cap = 1ull << ringcheck(d);
-	head = ald(&d->head);
 	r->wait = 0;
-	while (done < n && take(d, &s, &head, cap, &r->wait)) {
+	mstart(&m, d, ringcheck(d), &r->wait);
+	while (done < n && mnext(&m, &s)) {
 		out[done].pc = s.pc;
 		out[done].ticks = s.ticks;
 		out[done].tid = s.tid;
@@ -474,23 +533,30 @@ ringreset(Dev *d, int log)
 		d->nlost += head - d->tail;
 	ast(&d->tail, head);
 	d->stuck = 0;
+	wreset(d);
 	ast(&d->log, (uint32_t)log);
 }
 
-/* log: as ringcheck returned it; hits counts what a full ring refused too (dropped) */
+/*
+ * log: as ringcheck returned it; the shared ring's counts and every
+ * writer's ring's summed; hits counts what a full ring refused too
+ * (dropped).  Dev.nread counts every ring's reads already.
+ */
 void
 ringstats(Dev *d, uint32_t log, uint64_t *hits, uint64_t *queued, uint64_t *lost, uint64_t *dropped)
 {
-	uint64_t head = ald(&d->head), cap = 1ull << log, q = head - d->tail, n;
+	uint64_t head = ald(&d->head), cap = 1ull << log, tail = d->tail, q, n, wh, wr, wq, wl, wd;
 	uint32_t i;
 
-	if (q > cap)
-		q = cap;
+	if (tail > head)	/* damage since ringcheck: nothing queued */
+		tail = head;
+	q = head - tail < cap ? head - tail : cap;
 	n = rld(&d->dropped);
 	for (i = 0; i < Nshard; i++)
 		n += rld(&d->shard[i].dropped);
-	*hits = head + n;
-	*queued = q;
-	*lost = d->nlost + (head - d->tail - q);
-	*dropped = n;
+	wstats(d, log, &wh, &wr, &wq, &wl, &wd);
+	*hits = head + n + wh;
+	*queued = q + wq;
+	*lost = d->nlost + (head - tail - q) + wl;
+	*dropped = n + wd;
 }

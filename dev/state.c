@@ -196,6 +196,7 @@ devstate(Dev *d, char *buf, size_t n)
 	for (i = 0; i < nelem(counters); i++)
 		bputline(&b, counters[i].name, rld(&d->count[counters[i].counter]));
 	aggstate(d, &b, 1);
+	wstate(d, log, &b);
 	bputline(&b, "#hz ", d->hz);
 	for (i = 0; i < Nreader; i++)
 		if (d->reader[i])

@@ -213,10 +213,11 @@ enum { Nmap = 32 };
 static struct {
 	Dev *d;
 	uint32_t logmax;
+	uint32_t nring;
 } maps[Nmap];
 
 static void
-remember(Dev *d, int l)
+remember(Dev *d, int l, int nring)
 {
 	static uint32_t next;
 	Dev *none;
@@ -238,13 +239,18 @@ remember(Dev *d, int l)
 	__atomic_store_n(&maps[i].d, (Dev *)1, __ATOMIC_RELEASE);
 found:
 	maps[i].logmax = l;
+	maps[i].nring = nring;
 	__atomic_store_n(&maps[i].d, d, __ATOMIC_RELEASE);
 }
 
+/* the process made the block itself: its nring is as it set it */
 void
 shmprivate(Dev *d, int logmax)
 {
-	remember(d, logmax);
+	uint32_t l, n;
+
+	devsizes(d, &l, &n);
+	remember(d, logmax, n <= Nringmax ? n : 0);
 }
 
 static void
@@ -269,11 +275,22 @@ hostlogmax(const Dev *d)
 	return 0;
 }
 
+uint32_t
+hostnring(const Dev *d)
+{
+	int i;
+
+	for (i = 0; i < Nmap; i++)
+		if (__atomic_load_n(&maps[i].d, __ATOMIC_ACQUIRE) == d)
+			return maps[i].nring;
+	return 0;
+}
+
+/* l and nring: the sizes the block was made with, checked against the mapping's size by the caller */
 static Shm *
-handle(Hdr *h, size_t size)
+handle(Hdr *h, size_t size, int l, int nring)
 {
 	Shm *s;
-	int l;
 
 	if ((s = malloc(sizeof *s)) == NULL) {
 		munmap(h, size);
@@ -283,15 +300,7 @@ handle(Hdr *h, size_t size)
 	s->d = (Dev *)((char *)h + Shmhdr);
 	s->size = size;
 	s->holder = 0;
-	for (l = Logmin; l <= Logmax && Shmhdr + devsize(l) != size; l++)
-		;
-	if (l > Logmax) {	/* a mapping no device size makes: mapdev checked; never */
-		munmap(h, size);
-		free(s);
-		errno = EINVAL;
-		return NULL;
-	}
-	remember(s->d, l);
+	remember(s->d, l, nring);
 	return s;
 }
 
@@ -305,7 +314,7 @@ Dev *
 shmcreate(const char *dir, int logmax, uint64_t hz, Shm **hdr)
 {
 	char path[PATH_MAX], syms[PATH_MAX], priv[PATH_MAX];
-	size_t size = Shmhdr + devsize(logmax);
+	size_t size = Shmhdr + devsize(logmax, Nringdef);
 	Hdr *h;
 	Shm *s;
 	int fd;
@@ -318,7 +327,7 @@ shmcreate(const char *dir, int logmax, uint64_t hz, Shm **hdr)
 	unlink(syms);
 	if ((fd = shmopenfile(path, O_RDWR|O_CREAT|O_EXCL, 0600)) < 0)
 		return NULL;
-	if (ftruncate(fd, size) < 0 || (h = mapfd(fd, size)) == NULL || (s = handle(h, size)) == NULL) {
+	if (ftruncate(fd, size) < 0 || (h = mapfd(fd, size)) == NULL || (s = handle(h, size, logmax, Nringdef)) == NULL) {
 		close(fd);
 		unlink(path);
 		return NULL;
@@ -326,8 +335,8 @@ shmcreate(const char *dir, int logmax, uint64_t hz, Shm **hdr)
 	close(fd);
 	if ((fd = shmopenfile(syms, O_WRONLY|O_CREAT|O_EXCL, 0600)) >= 0)
 		close(fd);
-	devinit(s->d, logmax, hz);
-	h->devsize = devsize(logmax);
+	devinit(s->d, logmax, Nringdef, hz);
+	h->devsize = devsize(logmax, Nringdef);
 	h->serverpid = getpid();
 	snprintf(h->dir, sizeof h->dir, "%s", dir);
 	__atomic_store_n(&h->alive, 1, __ATOMIC_RELEASE);
@@ -343,6 +352,8 @@ mapdev(const char *dir, int served, Shm **hdr, uint64_t *ino)
 	char path[PATH_MAX];
 	struct stat st;
 	Hdr *h;
+	Dev *d;
+	uint32_t l, n;
 	int fd;
 
 	if (shmpath(dir, "", path, sizeof path) < 0)
@@ -361,7 +372,17 @@ mapdev(const char *dir, int served, Shm **hdr, uint64_t *ino)
 		munmap(h, st.st_size);
 		return NULL;
 	}
-	if ((*hdr = handle(h, st.st_size)) == NULL)
+	/*
+	 * The sizes to trust from now on, read once and checked against the
+	 * mapping: any pair that makes its size places every ring inside it.
+	 */
+	d = (Dev *)((char *)h + Shmhdr);
+	devsizes(d, &l, &n);
+	if (l < Logmin || l > Logmax || n > Nringmax || Shmhdr + devsize(l, n) != (uint64_t)st.st_size) {
+		munmap(h, st.st_size);
+		return NULL;
+	}
+	if ((*hdr = handle(h, st.st_size, l, n)) == NULL)
 		return NULL;
 	if (ino)
 		*ino = st.st_ino;

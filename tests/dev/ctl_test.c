@@ -2,7 +2,7 @@
 #include "tests/dev/util.h"
 
 static const char fresh[] =
-	"logsize 8192\n"
+	"logsize 65536\n"
 	"policy ring\n"
 	"watch 0\n"
 	"stop\n"
@@ -43,7 +43,7 @@ test_paper_session(void **unused)
 	assert_int_equal(ctl(d, "testtracein 11aa70 1 2 3 4"), 0);
 	assert_int_equal(ctl(d, "testtracein 200000 1 2 3 4"), 0);	/* untraced: no record */
 	assert_string_equal(commands(d),
-		"logsize 8192\n"
+		"logsize 65536\n"
 		"policy ring\n"
 		"trace 0000000000119f61 000000000011aac8 new rtc\n"
 		"trace rtc on\n"
@@ -71,7 +71,7 @@ test_trace_on_off_remove(void **unused)
 	assert_int_equal(ctl(d, "trace 'x*' new b"), 0);
 	assert_int_equal(ctl(d, "trace a on\ntrace b on\ntrace b off"), 0);
 	assert_string_equal(commands(d),
-		"logsize 8192\n"
+		"logsize 65536\n"
 		"policy ring\n"
 		"trace 0000000000001000 0000000000002000 new a\n"
 		"trace a on\n"
@@ -468,12 +468,12 @@ test_split_line(void **unused)
 
 	(void)unused;
 	assert_int_equal(devctlwrite(d, &f, "watch 12", 8, 42), 0);
-	assert_string_equal(commands(d), "logsize 8192\npolicy ring\nwatch 0\nstop\n");
+	assert_string_equal(commands(d), "logsize 65536\npolicy ring\nwatch 0\nstop\n");
 	assert_int_equal(devctlwrite(d, &f, "3456789\n", 8, 42), 0);
-	assert_string_equal(commands(d), "logsize 8192\npolicy ring\nwatch 0\nwatch 123456789\nstop\n");
+	assert_string_equal(commands(d), "logsize 65536\npolicy ring\nwatch 0\nwatch 123456789\nstop\n");
 	assert_string_equal(deverr(d), "");
 	assert_int_equal(devctlclose(d, &f), 0);
-	assert_string_equal(commands(d), "logsize 8192\npolicy ring\nwatch 0\nwatch 123456789\nstop\n");
+	assert_string_equal(commands(d), "logsize 65536\npolicy ring\nwatch 0\nwatch 123456789\nstop\n");
 	free(d);
 }
 
@@ -497,7 +497,7 @@ test_long_line_split(void **unused)
 	assert_string_equal(deverr(d), "line too long");
 	assert_string_equal(commands(d), before);
 	assert_int_equal(devctlwrite(d, &f, "aaa\nwatch 6\n", 12, 42), 0);
-	assert_string_equal(commands(d), "logsize 8192\npolicy ring\nwatch 0\nwatch 5\nwatch 6\nstop\n");
+	assert_string_equal(commands(d), "logsize 65536\npolicy ring\nwatch 0\nwatch 5\nwatch 6\nstop\n");
 	assert_string_equal(deverr(d), "");
 	/* a write that makes a kept line too long and goes on is refused whole: watch 7 does not run */
 	assert_int_equal(devctlwrite(d, &f, a, 1000, 42), 0);
@@ -528,13 +528,13 @@ test_close(void **unused)
 	(void)unused;
 	/* nothing kept: nothing happens */
 	assert_int_equal(devctlclose(d, &f), 0);
-	assert_string_equal(commands(d), "logsize 8192\npolicy ring\nwatch 0\nstop\n");
+	assert_string_equal(commands(d), "logsize 65536\npolicy ring\nwatch 0\nstop\n");
 	/* an unfinished line runs at close, as echo -n start > tracectl wants */
 	assert_int_equal(devctlwrite(d, &f, "watch 5\nsta", 11, 42), 0);
 	assert_int_equal(devctlwrite(d, &f, "rt", 2, 42), 0);
-	assert_string_equal(commands(d), "logsize 8192\npolicy ring\nwatch 0\nwatch 5\nstop\n");
+	assert_string_equal(commands(d), "logsize 65536\npolicy ring\nwatch 0\nwatch 5\nstop\n");
 	assert_int_equal(devctlclose(d, &f), 0);
-	assert_string_equal(commands(d), "logsize 8192\npolicy ring\nwatch 0\nwatch 5\nstart\n");
+	assert_string_equal(commands(d), "logsize 65536\npolicy ring\nwatch 0\nwatch 5\nstart\n");
 	assert_int_equal(f.n, 0);
 	/* refused at close: the reason is the device's, as for a write */
 	assert_int_equal(devctlwrite(d, &f, "bog", 3, 42), 0);
@@ -543,7 +543,7 @@ test_close(void **unused)
 	assert_string_equal(deverr(d), "bogus: unknown command");
 	/* blanks alone are an empty command, as in one write */
 	assert_int_equal(devctlwrite(d, &f, "stop\n \t", 7, 42), 0);
-	assert_string_equal(commands(d), "logsize 8192\npolicy ring\nwatch 0\nwatch 5\nstop\n");
+	assert_string_equal(commands(d), "logsize 65536\npolicy ring\nwatch 0\nwatch 5\nstop\n");
 	assert_int_equal(devctlclose(d, &f), Einval);
 	assert_string_equal(deverr(d), "empty command");
 	/* an unfinished testtracein runs as its writer: 77 is watched, 42 (ctl's) is not */
@@ -567,16 +567,16 @@ test_refusal_across_writes(void **unused)
 	assert_int_equal(devctlwrite(d, &f, "watch 5\nwat", 11, 42), 0);
 	assert_int_equal(devctlwrite(d, &f, "ch 6\nbogus\nwatch 7\nwat", 22, 42), Einval);
 	assert_string_equal(deverr(d), "bogus: unknown command");
-	assert_string_equal(commands(d), "logsize 8192\npolicy ring\nwatch 0\nwatch 5\nwatch 6\nstop\n");
+	assert_string_equal(commands(d), "logsize 65536\npolicy ring\nwatch 0\nwatch 5\nwatch 6\nstop\n");
 	assert_int_equal(devctlwrite(d, &f, "ch 8\nwatch 9\n", 13, 42), 0);
-	assert_string_equal(commands(d), "logsize 8192\npolicy ring\nwatch 0\nwatch 5\nwatch 6\nwatch 9\nstop\n");
+	assert_string_equal(commands(d), "logsize 65536\npolicy ring\nwatch 0\nwatch 5\nwatch 6\nwatch 9\nstop\n");
 	/* a write refused by its check runs none of its lines, nor the line kept before it */
 	assert_int_equal(devctlwrite(d, &f, "wat", 3, 42), 0);
 	assert_int_equal(devctlwrite(d, &f, "ch 10\nstart\x01\n", 13, 42), Einval);
 	assert_string_equal(deverr(d), "bad character in command");
 	assert_int_equal(devctlwrite(d, &f, "start\n", 6, 42), 0);
 	assert_int_equal(devctlclose(d, &f), 0);
-	assert_string_equal(commands(d), "logsize 8192\npolicy ring\nwatch 0\nwatch 5\nwatch 6\nwatch 9\nstart\n");
+	assert_string_equal(commands(d), "logsize 65536\npolicy ring\nwatch 0\nwatch 5\nwatch 6\nwatch 9\nstart\n");
 	free(d);
 }
 

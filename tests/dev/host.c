@@ -35,21 +35,41 @@ uint32_t hostcpu(void) { return 0; }
 static struct {
 	const void *d;
 	uint32_t logmax;
+	uint32_t nring;
 } made[64];
 
 void
-testmade(const void *d, uint32_t logmax)
+testmaden(const void *d, uint32_t logmax, uint32_t nring)
 {
 	unsigned i;
 
 	for (i = 0; i < sizeof made / sizeof made[0]; i++)
 		if (made[i].d == 0 || made[i].d == d) {
 			made[i].logmax = logmax;
+			made[i].nring = nring;
 			made[i].d = d;
 			return;
 		}
 	made[0].d = d;	/* full: a test leaks devices; reuse */
 	made[0].logmax = logmax;
+	made[0].nring = nring;
+}
+
+void
+testmade(const void *d, uint32_t logmax)
+{
+	testmaden(d, logmax, Testnring);
+}
+
+uint32_t
+hostnring(const struct Dev *d)
+{
+	unsigned i;
+
+	for (i = 0; i < sizeof made / sizeof made[0]; i++)
+		if (made[i].d == d)
+			return made[i].nring;
+	return 0;
 }
 
 uint32_t

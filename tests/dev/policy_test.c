@@ -97,7 +97,7 @@ test_fill_drops_newest(void **unused)
 /*
  * A thread's Writer that decided under ring takes fill at its next
  * decision (the policy bumps the control generation), and counts its
- * drops in its own shard.
+ * drops in its own ring (a thread without one: in its shard).
  */
 static void
 test_fill_writer_decides_again(void **unused)
@@ -122,7 +122,7 @@ test_fill_writer_decides_again(void **unused)
 	assert_int_equal(devhit(d, &sel, &h), 1);
 	assert_int_equal(w.ringlim, 0);	/* fill: the slow path */
 	counts(d, 21, 0, Nrec, 4, 1);	/* the queue was full: this one dropped, the oldest kept */
-	assert_int_equal(d->shard[w.shard - 1].dropped, 1);
+	assert_int_equal(w.wr->dropped, 1);
 	assert_int_equal(ctl(d, "policy ring"), 0);
 	assert_int_equal(devhit(d, &sel, &h), 1);
 	assert_int_equal(w.ringlim, 8);
@@ -308,7 +308,7 @@ test_policy_state_replay(void **unused)
 	char saved[Statemax];
 
 	(void)unused;
-	assert_non_null(strstr(state(d), "logsize 8192\npolicy ring\nwatch 0\n"));
+	assert_non_null(strstr(state(d), "logsize 65536\npolicy ring\nwatch 0\n"));
 	assert_int_equal(ctl(d, "policy block"), 0);
 	assert_non_null(strstr(state(d), "\npolicy block 100\n"));
 	assert_int_equal(ctl(d, "policy block 250"), 0);

@@ -2,37 +2,65 @@
  * stress_test.c: writer threads and a concurrent reader, with a resize
  * in the middle.  Every record read is well formed and comes in its
  * writer's order, none twice, and hits = read + queued + lost at the end.
+ * First with writers that have no Writer (the shared ring alone), then
+ * with Nproc processes of Nthr threads each, more than the device's
+ * rings: each claims a ring of its own, the rest share the shared ring,
+ * and each gives its ring back as it ends.
  * Built a second time with ThreadSanitizer (make check-tsan).
  */
 #include <pthread.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 #include "tests/dev/util.h"
 
-enum { Nwriter = 3, Seconds = 3 };
+enum {
+	Nproc = 3,	/* writing processes of the second test */
+	Nthr = 3,	/* threads in each: 9 writers, Testnring rings */
+	Nwriter = Nproc * Nthr,
+	Seconds = 3,
+};
 
 static Dev *dev;
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;	/* the host's control lock */
-static int stopping;
-static uint64_t written[Nwriter];
+/* shared with the writing processes of the second test */
+static struct Shared {
+	int stopping;
+	uint64_t written[Nwriter];
+} *sh;
+#define stopping	(sh->stopping)
+#define written		(sh->written)
+static int withwriter;	/* writers go through a Writer and devhit (rings claimed) */
+static Tsel sel;
 
 static void *
 writer(void *arg)
 {
 	uintptr_t id = (uintptr_t)arg;
+	Writer w = { 0 };
 	Hit h = { .pc = 0x1000 + id, .tid = 100 + id, .pid = 100 + id };
 	uint64_t n;
 
 	for (n = 1; !__atomic_load_n(&stopping, __ATOMIC_RELAXED); n++) {
 		h.a[0] = n;
 		h.a[1] = ~n;
+		h.a[2] = h.a[3] = 0;
 		h.ticks = n * 3;
-		devrecord(dev, &h);
+		h.exit = 0;
+		if (withwriter) {
+			h.w = &w;
+			devhit(dev, &sel, &h);
+		} else
+			devrecord(dev, &h);
 	}
-	written[id] = n - 1;
+	if (withwriter)
+		devwriterdone(&w);
+	__atomic_store_n(&written[id], n - 1, __ATOMIC_RELAXED);
 	return 0;
 }
 
-static uint64_t last[Nwriter], nread, bad, dup;
+static uint64_t last[Nwriter], nread, bad, dups;
 
 static uint64_t
 field(const char *p)
@@ -58,7 +86,7 @@ check(const char *r)
 		return;
 	}
 	if (n <= last[id])
-		dup++;
+		dups++;
 	last[id] = n;
 	nread++;
 }
@@ -84,23 +112,16 @@ drain(void)
 	}
 }
 
+/* the reader, with a resize half way, until the writers stop; then the rest */
 static void
-test_stress(void **unused)
+readfor(int seconds)
 {
-	pthread_t w[Nwriter];
-	uintptr_t i;
-	time_t end;
-	uint64_t total = 0;
+	time_t end = time(0) + seconds;
 	int resized = 0;
 
-	(void)unused;
-	dev = newdev(12);
-	for (i = 0; i < Nwriter; i++)
-		pthread_create(&w[i], 0, writer, (void *)i);
-	end = time(0) + Seconds;
 	while (time(0) < end) {
 		drain();
-		if (!resized && time(0) >= end - Seconds / 2) {
+		if (!resized && time(0) >= end - seconds / 2) {
 			pthread_mutex_lock(&lock);
 			assert_int_equal(devctl(dev, "size 10", 7, 1), 0);
 			pthread_mutex_unlock(&lock);
@@ -108,23 +129,104 @@ test_stress(void **unused)
 		}
 	}
 	__atomic_store_n(&stopping, 1, __ATOMIC_RELAXED);
-	for (i = 0; i < Nwriter; i++) {
-		pthread_join(w[i], 0);
-		total += written[i];
-	}
+}
+
+static void
+finish(int nwriter)
+{
+	uint64_t total = 0;
+	int i;
+
+	for (i = 0; i < nwriter; i++)
+		total += __atomic_load_n(&written[i], __ATOMIC_RELAXED);
 	testnsecstep = 1000 * 1000;	/* tickets a resize sent astray time out at once */
 	for (i = 0; i < 1000; i++)
 		drain();
+	testnsecstep = 0;
 	print_message("written %llu read %llu lost %llu\n", (unsigned long long)total,
 		(unsigned long long)nread, (unsigned long long)counter(dev, "#lost "));
 	assert_int_equal(bad, 0);
-	assert_int_equal(dup, 0);
+	assert_int_equal(dups, 0);
 	assert_int_equal(counter(dev, "#hits "), total);
 	assert_int_equal(counter(dev, "#read "), nread);
 	assert_int_equal(counter(dev, "#queued "), 0);
 	assert_identity(dev);
 	assert_true(nread > 0);
+}
+
+static void
+test_stress(void **unused)
+{
+	pthread_t w[Nthr];
+	uintptr_t i;
+
+	(void)unused;
+	sh = calloc(1, sizeof *sh);
+	dev = newdev(12);
+	for (i = 0; i < Nthr; i++)
+		pthread_create(&w[i], 0, writer, (void *)i);
+	readfor(Seconds);
+	for (i = 0; i < Nthr; i++)
+		pthread_join(w[i], 0);
+	finish(Nthr);
 	free(dev);
+	free(sh);
+}
+
+/* one writing process: Nthr threads with Writers, ids from first */
+static void
+procwriters(uintptr_t first)
+{
+	pthread_t w[Nthr];
+	uintptr_t i;
+
+	for (i = 0; i < Nthr; i++)
+		pthread_create(&w[i], 0, writer, (void *)(first + i));
+	for (i = 0; i < Nthr; i++)
+		pthread_join(w[i], 0);
+	_exit(0);
+}
+
+/* Nproc processes of Nthr threads, each with its Writer: more writers than rings */
+static void
+test_stress_rings(void **unused)
+{
+	size_t size = devsize(12, Testnring);
+	pid_t pid[Nproc];
+	int i, st;
+	char *s;
+
+	(void)unused;
+	memset(last, 0, sizeof last);
+	nread = bad = dups = 0;
+	sh = mmap(0, sizeof *sh, PROT_READ|PROT_WRITE, MAP_SHARED|MAP_ANONYMOUS, -1, 0);
+	dev = mmap(0, size, PROT_READ|PROT_WRITE, MAP_SHARED|MAP_ANONYMOUS, -1, 0);
+	assert_true(sh != MAP_FAILED && dev != MAP_FAILED);
+	devinit(dev, 12, Testnring, 1000000);
+	testmade(dev, 12);
+	assert_int_equal(ctl(dev, "trace 1000 2000 new a\ntrace a on\nstart"), 0);
+	assert_true(devtsel(dev, 0, &sel));
+	withwriter = 1;
+	for (i = 0; i < Nproc; i++)
+		if ((pid[i] = fork()) == 0)
+			procwriters(i * Nthr);
+	readfor(Seconds);
+	for (i = 0; i < Nproc; i++) {
+		assert_int_equal(waitpid(pid[i], &st, 0), pid[i]);
+		assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	}
+	finish(Nwriter);
+	/* every ring was used and given back; the shared ring took the rest */
+	s = state(dev);
+	for (i = 0; i < Testnring; i++) {
+		char key[32];
+
+		snprintf(key, sizeof key, "#ring %d tid 0 hits ", i);
+		assert_non_null(strstr(s, key));
+	}
+	assert_true(dev->head > 0);
+	munmap(dev, size);
+	munmap(sh, sizeof *sh);
 }
 
 int
@@ -132,6 +234,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_stress),
+		cmocka_unit_test(test_stress_rings),
 	};
 
 	return cmocka_run_group_tests(tests, 0, 0);

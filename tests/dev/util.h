@@ -13,10 +13,21 @@
 static inline Dev *
 newdev(int logmax)
 {
-	Dev *d = calloc(1, devsize(logmax));
+	Dev *d = calloc(1, devsize(logmax, Testnring));
 
-	devinit(d, logmax, 1000000);
+	devinit(d, logmax, Testnring, 1000000);
 	testmade(d, logmax);
+	return d;
+}
+
+/* a device with nring writers' rings */
+static inline Dev *
+newdevn(int logmax, int nring)
+{
+	Dev *d = calloc(1, devsize(logmax, nring));
+
+	devinit(d, logmax, nring, 1000000);
+	testmaden(d, logmax, nring);
 	return d;
 }
 

@@ -52,7 +52,7 @@ attached() {
 	run timeout 5 cat "$D/tracectl"
 	assert_success
 	assert_output --regexp $'\n#corrupt [1-9][0-9]*\n'
-	assert_line "logsize 8192"
+	assert_line "logsize 65536"
 	run timeout 10 devtrace stop
 	assert_success
 }
@@ -65,7 +65,7 @@ attached() {
 	run timeout 5 cat "$D/tracectl"
 	assert_success
 	assert_line "trace 0000000000001000 0000000000002000 new nnnnnnnnnnnnnnn"
-	assert_line "logsize 8192"
+	assert_line "logsize 65536"
 	# log 30, tail past head, the name, nwatch, the error text: 5
 	assert_line "#corrupt 5"
 	# repaired: counted once

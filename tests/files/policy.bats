@@ -8,6 +8,7 @@ load helper
 setup_file() {
 	[ -e "$ROOT/lib/libdevtrace.so" ] || return 0
 	"$ROOT/bin/devtrace-cc" -O0 -g -o "$BATS_FILE_TMPDIR/fl_loop" "$BATS_TEST_DIRNAME/fl_loop.c"
+	"$ROOT/bin/devtrace-cc" -O0 -g -pthread -o "$BATS_FILE_TMPDIR/fl_threads" "$BATS_TEST_DIRNAME/fl_threads.c"
 }
 
 needlib() {
@@ -144,4 +145,106 @@ calls() {
 	# the oldest were kept: the first call, whole and in order
 	run calls 4 "$BATS_TEST_TMPDIR/out"
 	assert_output --regexp '^0 [0-9]+ [0-9]+ 0$'
+}
+
+# fl_threads 4 5000 (4 writers with a ring each, 40,000 records), read
+# live through tracepipe under the lines given; the reader stops once
+# it has drained the rings; "sum"
+livethreads() {
+	tracing "$@"
+	cat "$D/tracepipe" > "$BATS_TEST_TMPDIR/out" 3>&- &
+	c=$!
+	# shellcheck disable=SC2034 # read by teardown in helper.bash
+	BGPIDS=$c
+	waitfor grep -qx "#reader $c" "$D/tracectl"
+	devtrace run "$X/fl_threads" 4 5000
+	waitfor drained
+	kill -TERM $c
+	waitfor gone $c
+}
+
+# the calls of each thread in the file, one line a thread: "count bad" (bad: an E whose arg1 is not one past the last)
+threadcalls() {
+	awk '$1 == "E" { t = $4; i = strtonum("0x" $6); if (t in n && i != last[t] + 1) bad[t]++; last[t] = i; n[t]++ }
+		END { for (t in n) print n[t], bad[t] + 0 }' "$1" | sort
+}
+
+# every record of the run is saved or counted: hits 40000 = read + lost + dropped, read = the lines saved
+balanced() {
+	run counter hits
+	assert_output 40000
+	run counter queued
+	assert_output 0
+	assert_equal $(($(counter read) + $(counter lost) + $(counter dropped))) 40000
+	run wc -l < "$BATS_TEST_TMPDIR/out"
+	assert_output "$(counter read)"
+	wellformed "$BATS_TEST_TMPDIR/out"
+}
+
+@test "four threads, each its own ring, read live under ring: every record saved or counted lost, exactly" {
+	needlib
+	run livethreads
+	assert_success
+	assert_output 30049990000
+	balanced
+	run counter dropped
+	assert_output 0
+	# a ring each, given back at their end
+	run grep -c '^#ring [0-9]* tid 0 hits ' "$D/tracectl"
+	assert_output 4
+	run grep -c '^#ring ' "$D/tracectl"
+	assert_output 4
+}
+
+@test "four threads, each its own ring, read live under fill: every record saved or counted dropped, exactly" {
+	needlib
+	run livethreads "policy fill"
+	assert_success
+	assert_output 30049990000
+	balanced
+	run counter lost
+	assert_output 0
+}
+
+@test "four threads, each its own ring, read live under block: all 40,000 saved, in each thread's order" {
+	needlib
+	run livethreads "policy block 10000"
+	assert_success
+	assert_output 30049990000
+	balanced
+	run counter read
+	assert_output 40000
+	run threadcalls "$BATS_TEST_TMPDIR/out"
+	assert_output - <<-'END'
+	5000 0
+	5000 0
+	5000 0
+	5000 0
+	END
+}
+
+@test "more threads than rings: the rest write the shared ring, nothing is lost unseen" {
+	needlib
+	tracing "policy block 10000"
+	cat "$D/tracepipe" > "$BATS_TEST_TMPDIR/out" 3>&- &
+	c=$!
+	# shellcheck disable=SC2034 # read by teardown in helper.bash
+	BGPIDS=$c
+	waitfor grep -qx "#reader $c" "$D/tracectl"
+	# 24 threads, 16 rings (and the runtime's own thread may hold one)
+	run devtrace run "$X/fl_threads" 24 500
+	assert_output 138002994000
+	waitfor drained
+	kill -TERM $c
+	waitfor gone $c
+	run counter hits
+	assert_output 24000
+	run counter read
+	assert_output 24000
+	run wc -l < "$BATS_TEST_TMPDIR/out"
+	assert_output 24000
+	run grep -c '^#ring ' "$D/tracectl"
+	assert_output 16
+	run threadcalls "$BATS_TEST_TMPDIR/out"
+	assert_output "$(for _ in $(seq 24); do echo "500 0"; done)"
 }

@@ -7,6 +7,7 @@ load helper
 setup_file() {
 	[ -e "$ROOT/lib/libdevtrace.so" ] || return 0
 	"$ROOT/bin/devtrace-cc" -O0 -g -o "$BATS_FILE_TMPDIR/fl_loop" "$BATS_TEST_DIRNAME/fl_loop.c"
+	"$ROOT/bin/devtrace-cc" -O0 -g -pthread -o "$BATS_FILE_TMPDIR/fl_threads" "$BATS_TEST_DIRNAME/fl_threads.c"
 }
 
 needlib() {
@@ -260,4 +261,52 @@ noticks() {
 	run test -e /dev/null.syms
 	rm -f /dev/null.syms
 	assert_failure
+}
+
+@test "record of threads' rings written before it: merged by time exactly, every call saved, cat's lines another formatter's" {
+	needlib
+	start
+	ctl trace fl_work new w
+	ctl trace w on
+	ctl start
+	# no reader while they run: 2,000 records in each ring of 8,192
+	run devtrace run "$BATS_FILE_TMPDIR/fl_threads" 4 1000
+	assert_output 6001998000
+	run recordqueued "$BATS_TEST_TMPDIR/f"
+	assert_success
+	run cat "$BATS_TEST_TMPDIR/f.err"
+	assert_output "devtrace record: 8000 records saved, 0 lost"
+	devtrace cat "$BATS_TEST_TMPDIR/f" > "$BATS_TEST_TMPDIR/out"
+	wellformed "$BATS_TEST_TMPDIR/out"
+	run cmp "$BATS_TEST_TMPDIR/out" <(decode "$BATS_TEST_TMPDIR/f")
+	assert_success
+	# 4 threads of 1000 calls, each in its order; the ticks never go back
+	run awk '$1 == "E" { t = $4; i = strtonum("0x" $6); if (t in n && i != last[t] + 1) bad++; last[t] = i; n[t]++ }
+		{ k = strtonum("0x" $3); if (NR > 1 && k < prev) back++; prev = k }
+		END { for (t in n) if (n[t] != 1000) bad++; print length(n), bad + 0, back + 0 }' "$BATS_TEST_TMPDIR/out"
+	assert_output "4 0 0"
+	run grep -E '^#(hits|read|queued|lost|dropped) ' "$D/tracectl"
+	assert_output - <<-'END'
+	#hits 8000
+	#read 8000
+	#queued 0
+	#lost 0
+	#dropped 0
+	END
+}
+
+@test "record -- threads, live: every call of each thread saved, in its order" {
+	needlib
+	start
+	ctl trace fl_work new w
+	ctl trace w on
+	ctl start
+	run --separate-stderr devtrace record -o "$BATS_TEST_TMPDIR/f" -- "$BATS_FILE_TMPDIR/fl_threads" 4 3000
+	assert_success
+	assert_output 18017994000
+	assert_equal "$stderr" "devtrace record: 24000 records saved, 0 lost"
+	devtrace cat "$BATS_TEST_TMPDIR/f" > "$BATS_TEST_TMPDIR/out"
+	run awk '$1 == "E" { t = $4; i = strtonum("0x" $6); if (t in n && i != last[t] + 1) bad++; last[t] = i; n[t]++ }
+		END { for (t in n) if (n[t] != 3000) bad++; print length(n), bad + 0 }' "$BATS_TEST_TMPDIR/out"
+	assert_output "4 0"
 }

@@ -80,7 +80,7 @@ load helper
 	run grep -c " $D " /proc/mounts
 	assert_output 1
 	run head -n 1 "$D/tracectl"
-	assert_output "logsize 8192"
+	assert_output "logsize 65536"
 }
 
 @test "options: --help, unknown options and arguments get a message and exit 2" {

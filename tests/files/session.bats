@@ -11,7 +11,7 @@ nlines() {
 	start
 	run state
 	assert_output - <<-'END'
-	logsize 8192
+	logsize 65536
 	policy ring
 	watch 0
 	stop
@@ -37,7 +37,7 @@ nlines() {
 	echo testtracein 11aac8 9 9 9 9 > "$D/tracectl"	# past the range: not traced
 	run state
 	assert_output - <<-'END'
-	logsize 8192
+	logsize 65536
 	policy ring
 	trace 0000000000119f61 000000000011aac8 new rtc
 	trace rtc on
@@ -88,7 +88,7 @@ nlines() {
 	assert_failure 1
 	assert_output --partial "write error: Invalid argument"
 	run state
-	assert_line --index 0 "logsize 8192"
+	assert_line --index 0 "logsize 65536"
 	[ "${lines[-1]}" = "#error bogus: unknown command" ]
 	# nothing else changed
 	diff <(grep -v '^#' "$BATS_TEST_TMPDIR/before") <(state | grep -v '^#')
@@ -133,7 +133,7 @@ nlines() {
 	cat "$D/tracectl" > "$BATS_TEST_TMPDIR/saved"
 	run grep -v '^#' "$BATS_TEST_TMPDIR/saved"
 	assert_output - <<-'END'
-	logsize 8192
+	logsize 65536
 	policy ring
 	trace 0000000000001000 0000000000002000 new a
 	trace a on

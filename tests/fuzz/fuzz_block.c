@@ -7,8 +7,9 @@
  * hostlogmax answers for it), given traces (a range, a pattern, a
  * predicate), aggregations (every kind of key and function, tables
  * written through a Writer and without), a watch list, a reader, a
- * query, a refusal's text and records, some read, some lapped; each
- * input starts from a copy of it.
+ * query, a refusal's text and records, some read, some lapped, in the
+ * shared ring and in writers' rings (Testnring of them); each input
+ * starts from a copy of it.
  *
  * An input is patches, each
  *	offset (4 bytes, little-endian)  length (1 byte)  length bytes
@@ -28,7 +29,8 @@
  *	  devtsel, devsiteon, devfilter, devhit, devrecord, devwatched,
  *	  devwatches): every record written is a hit, and no write leaves
  *	  the block (it ends on a page boundary, PROT_NONE after it);
- *	- devread in a bounded loop, asked again while Reader.wait says a
+ *	  the writers with a Writer claim rings, and give them back;
+ *	- devread in a bounded loop, merging every ring, asked again while Reader.wait says a
  *	  record is being written (the host's retry, the test clock
  *	  advancing 1 ms a call): it ends within a bound, returns whole
  *	  121-byte E/X records, and #read grows by the records returned;
@@ -69,13 +71,14 @@ enum {
 	__builtin_trap(); } } while (0)
 #define nelem(a)	(sizeof(a) / sizeof((a)[0]))
 #define span(a, b)	{ offsetof(Dev, a), offsetof(Dev, b) - offsetof(Dev, a) }
+#define Wringoff	(offsetof(Dev, slot) + ((size_t)64 << Logblock))	/* dat.h: wrings */
 
 /* the fields a patch's top byte names: where a scribbler hurts most */
 static const struct {
 	size_t off, len;
 } fields[] = {
 	span(magic, ctlgen),	/* magic, version, size, hz */
-	span(ctlgen, nwatch),	/* ctlgen, started, logmax, log */
+	span(ctlgen, nwatch),	/* ctlgen, started, logmax, log, nring, mergenext, policy, waitms */
 	span(nwatch, nreader),	/* nwatch, watch[] */
 	span(nreader, trace),	/* nreader, reader[], gennext */
 	span(trace[0], trace[1]),	/* the range trace */
@@ -87,13 +90,17 @@ static const struct {
 	span(shard, query),
 	span(query, err),	/* query, queryname, hasquery */
 	span(err, aggs),
-	{ offsetof(Dev, slot), (size_t)64 << Logblock },	/* the ring */
+	{ offsetof(Dev, slot), (size_t)64 << Logblock },	/* the shared ring */
 	span(aggs, aggs.agg),	/* gennext, recmode[], drops, sdrops[] */
 	span(aggs.agg[0], aggs.agg[0].name),	/* the first definition's numbers: gen, func, nkey, lquantize's */
 	span(aggs.agg[0], aggs.agg[1]),	/* the first definition: keys, value, their programs */
 	span(aggs.agg, aggs.buf),	/* every definition */
 	span(aggs.buf[0], aggs.buf[1]),	/* the first writer's table */
 	span(aggs.buf[Naggbuf], slot),	/* the shared table */
+	{ Wringoff, Testnring * sizeof(Wring) },	/* the writers' rings: heads, tails, counts, owners */
+	{ Wringoff + Testnring * sizeof(Wring), (size_t)Testnring * 64 << Logblock },	/* their slots */
+	{ Wringoff + sizeof(Wring), 8 },	/* ring 1's head */
+	{ Wringoff + offsetof(Wring, tail), 8 },	/* ring 0's tail */
 };
 
 static Dev *dev;
@@ -306,7 +313,7 @@ readall(unsigned how)
 
 	memset(&r, 0, sizeof r);
 	for (;;) {
-		check(++calls < (((uint64_t)2 << Logblock) + 64) * Reclen + Maxwaits);
+		check(++calls < ((((uint64_t)Testnring + 2) << Logblock) + 64) * Reclen + Maxwaits);
 		k = devread(dev, &r, buf, chunk);
 		check(k <= chunk);
 		for (i = 0; i < k; i++) {
@@ -413,10 +420,10 @@ makeblock(void)
 	char buf[Reclen * 5];
 	int i;
 
-	devbytes = devsize(Logblock);
+	devbytes = devsize(Logblock, Testnring);
 	dev = mapblock(devbytes);
 	memset(dev, 0, devbytes);
-	devinit(dev, Logblock, 1000000);
+	devinit(dev, Logblock, Testnring, 1000000);
 	testmade(dev, Logblock);
 	aggwork = malloc(devaggwork());
 	check(aggwork != NULL);
@@ -464,7 +471,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t n)
 			len = devbytes - off;
 		memcpy((char *)dev + off, p, len);
 		p += len;
-		if (off < ringhi && off + len > ringlo)
+		if ((off < ringhi && off + len > ringlo) ||
+		    (off < Wringoff + Testnring * sizeof(Wring) && off + len > Wringoff))	/* a writer's ring's counts */
 			touched = 1;
 	}
 	checks(touched, n);

@@ -46,7 +46,7 @@ static void
 fresh(Dev *d)
 {
 	memset(d, 0, devbytes);
-	devinit(d, Logmaxfuzz, 1000000000);
+	devinit(d, Logmaxfuzz, Testnring, 1000000000);
 	testmade(d, Logmaxfuzz);	/* the bound hostlogmax answers: the size it was made with */
 }
 
@@ -224,7 +224,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t n)
 	int e, same = 1;
 
 	if (dev == NULL) {
-		devbytes = devsize(Logmaxfuzz);
+		devbytes = devsize(Logmaxfuzz, Testnring);
 		dev = malloc(devbytes);
 		dev2 = malloc(devbytes);
 		dev3 = malloc(devbytes);

@@ -70,7 +70,7 @@ makedev(void)
 		h.tid = h.pid = 7;
 		devrecord(shmdev(srv), &h);
 	}
-	filebytes = Hdrbytes + devsize(Logshm);
+	filebytes = Hdrbytes + devsize(Logshm, Nringdef);
 	file = (char *)shmdev(srv) - Hdrbytes;
 	tmpl = malloc(filebytes);
 	check(tmpl != NULL);

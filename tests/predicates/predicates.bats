@@ -547,7 +547,7 @@ EOF
 	ctl trace d pred '/retval == 157656/'
 	run commands
 	assert_output - <<EOF
-logsize 8192
+logsize 65536
 policy ring
 trace io new io
 trace io on

@@ -12,8 +12,8 @@ ASAN_DIR = build-asan
 TSAN_DIR = build-tsan
 ASAN_CFLAGS = -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=undefined
 TSAN_CFLAGS = -O1 -g -fsanitize=thread -Wno-tsan
-ASAN_SUITES = dev-ctl dev-agg dev-ring dev-writer dev-policy dev-stress pred files
-TSAN_SUITES = dev-ring dev-writer dev-policy dev-stress
+ASAN_SUITES = dev-ctl dev-agg dev-ring dev-writer dev-policy dev-stress dev-wring pred files
+TSAN_SUITES = dev-ring dev-writer dev-policy dev-stress dev-wring
 # lsan.supp: leaks found, reported and not fixed yet, one by one with the reason
 SAN_ENV = ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=suppressions=$(CURDIR)/tests/sanitize/lsan.supp:print_suppressions=0 \
 	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
