@@ -1,0 +1,54 @@
+# tests/arm64: the arm64 port, cross-built and run under QEMU user mode.
+# `make test-arm64` builds the runtime, devtrace-cc, the hooks' fixtures
+# and devshm for arm64 in build-arm64/ (a make of this same tree with
+# ARCH=arm64 and the cross compiler), then runs the hooks' suite
+# (tests/hooks/hooks.bats) on them under qemu-aarch64, the device made
+# and read by the amd64 devshm through the same shared memory; checks
+# that the shared memory's layout is one on both ABIs (layout.bats); and
+# that the same fixtures give the same records on both (same.bats).
+# The three suites are in SUITES: make test runs them too.
+ARM64_CC = aarch64-linux-gnu-gcc
+ARM64_B = build-arm64
+ARM64_QEMU = qemu-aarch64-static -L /
+ARM64_MAKE = $(MAKE) --no-print-directory ARCH=arm64 CC=$(ARM64_CC) B=$(ARM64_B) \
+	LIBDIR=$(ARM64_B)/lib BINDIR=$(ARM64_B)/bin DEVTRACE_CC=$(ARM64_CC) \
+	HOOKS_CLANG='clang --target=aarch64-linux-gnu'
+ARM64_ENV = B=$(abspath $(ARM64_B)) LIB=$(abspath $(ARM64_B))/lib/libdevtrace.so \
+	CCWRAP=$(abspath $(ARM64_B))/bin/devtrace-cc DEVSHM=$(abspath $(B))/tests/hooks/devshm \
+	RUN='$(ARM64_QEMU)' ISA=arm64 OBJDUMP=aarch64-linux-gnu-objdump
+
+# what the cross build makes (the target of the inner make); the hooks'
+# rules.mk comes after this one, hence the second expansion
+.SECONDEXPANSION:
+arm64-bins: $$(RTLIB) $$(CCWRAP) $$(HOOKS_BINS) $(B)/tests/arm64/layout.o
+
+$(B)/tests/arm64/layout.o: tests/arm64/layout.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -g -c -o $@ $<
+
+# the cross build, every time: the inner make knows what is up to date
+arm64-build:
+	@$(ARM64_MAKE) arm64-bins > $(B)/tap/arm64-build.log 2>&1 || { tail -n 30 $(B)/tap/arm64-build.log; exit 1; }
+
+SUITES += hooks-arm64 layout-arm64 same-arm64
+check-hooks-arm64: arm64-build $$(HOOKS_BINS)
+	@mkdir -p $(B)/tap
+	@$(ARM64_ENV) bats --tap tests/hooks/hooks.bats > $(B)/tap/hooks-arm64.tap 2> $(B)/tap/hooks-arm64.err || true
+
+check-layout-arm64: arm64-build $(B)/tests/arm64/layout.o
+	@mkdir -p $(B)/tap
+	@A=$(abspath $(B))/tests/arm64/layout.o R=$(abspath $(ARM64_B))/tests/arm64/layout.o CC_A='$(CC)' \
+		bats --tap tests/arm64/layout.bats > $(B)/tap/layout-arm64.tap 2> $(B)/tap/layout-arm64.err || true
+
+check-same-arm64: arm64-build $$(HOOKS_BINS)
+	@mkdir -p $(B)/tap
+	@$(ARM64_ENV) A=$(abspath $(B))/tests/hooks bats --tap tests/arm64/same.bats > $(B)/tap/same-arm64.tap 2> $(B)/tap/same-arm64.err || true
+
+ARM64_SUITES = hooks-arm64 layout-arm64 same-arm64
+test-arm64: build-all
+	@mkdir -p $(B)/tap
+	@rm -f $(ARM64_SUITES:%=$(B)/tap/%.tap)
+	@$(MAKE) -k --no-print-directory $(addprefix check-,$(ARM64_SUITES)) || true
+	@tests/tapsum $(B)/tap $(ARM64_SUITES)
+
+.PHONY: arm64-bins arm64-build check-hooks-arm64 check-layout-arm64 check-same-arm64 test-arm64
