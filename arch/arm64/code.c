@@ -10,10 +10,11 @@
  * domain, but another CPU may still run instructions it fetched before;
  * only a context synchronisation on that CPU ends that, and membarrier's
  * sync-core command is what gives it (sync.c).  Where that command is
- * missing (kernels before 4.16, and QEMU user mode before 8.0, which
- * answers ENOSYS), archxsync is all there is: a full barrier.  That is
- * enough for a flip, since the store is one word the architecture lets
- * change under running threads (B and NOP: the other CPUs see the old
+ * missing (kernels before 4.16; QEMU user modes that do not pass the
+ * system call on, which answer ENOSYS: 7.2 does pass it), sync.c falls
+ * back on archxsync: a full barrier.  That is enough for a flip, since
+ * the store is one word the architecture lets change under running
+ * threads (B and NOP: the other CPUs see the old
  * or the new instruction, the new one soon); only the moment at which
  * every CPU sees it is left open.
  */

@@ -13,9 +13,14 @@ ARM64_QEMU = qemu-aarch64-static -L /
 ARM64_MAKE = $(MAKE) --no-print-directory ARCH=arm64 CC=$(ARM64_CC) B=$(ARM64_B) \
 	LIBDIR=$(ARM64_B)/lib BINDIR=$(ARM64_B)/bin DEVTRACE_CC=$(ARM64_CC) \
 	HOOKS_CLANG='clang --target=aarch64-linux-gnu'
-ARM64_ENV = B=$(abspath $(ARM64_B)) LIB=$(abspath $(ARM64_B))/lib/libdevtrace.so \
+# The runtime is preloaded by its bare name, found through LD_LIBRARY_PATH:
+# the emulated programs load the arm64 one, the host's programs they
+# start (system()'s sh, devshm) the amd64 one, as in the amd64 suite.
+ARM64_ENV = B=$(abspath $(ARM64_B)) LIB=libdevtrace.so LIBFILE=$(abspath $(ARM64_B))/lib/libdevtrace.so \
+	LD_LIBRARY_PATH=$(abspath $(ARM64_B))/lib:$(abspath $(LIBDIR)) \
 	CCWRAP=$(abspath $(ARM64_B))/bin/devtrace-cc DEVSHM=$(abspath $(B))/tests/hooks/devshm \
-	RUN='$(ARM64_QEMU)' ISA=arm64 OBJDUMP=aarch64-linux-gnu-objdump
+	MAKER='$(ARM64_QEMU) $(abspath $(ARM64_B))/tests/hooks/devshm' \
+	RUN='$(ARM64_QEMU)' ISA=arm64 OBJDUMP=aarch64-linux-gnu-objdump STORM=30000
 
 # what the cross build makes (the target of the inner make); the hooks'
 # rules.mk comes after this one, hence the second expansion
@@ -31,7 +36,7 @@ arm64-build:
 	@$(ARM64_MAKE) arm64-bins > $(B)/tap/arm64-build.log 2>&1 || { tail -n 30 $(B)/tap/arm64-build.log; exit 1; }
 
 SUITES += hooks-arm64 layout-arm64 same-arm64
-check-hooks-arm64: arm64-build $$(HOOKS_BINS)
+check-hooks-arm64: arm64-build $$(HOOKS_BINS) $$(RTLIB)
 	@mkdir -p $(B)/tap
 	@$(ARM64_ENV) bats --tap tests/hooks/hooks.bats > $(B)/tap/hooks-arm64.tap 2> $(B)/tap/hooks-arm64.err || true
 
