@@ -40,9 +40,9 @@ check-hooks-arm64: arm64-build $$(HOOKS_BINS) $$(RTLIB)
 	@mkdir -p $(B)/tap
 	@$(ARM64_ENV) bats --tap tests/hooks/hooks.bats > $(B)/tap/hooks-arm64.tap 2> $(B)/tap/hooks-arm64.err || true
 
-check-layout-arm64: arm64-build $(B)/tests/arm64/layout.o
+check-layout-arm64: arm64-build $(B)/tests/arm64/layout.o $(HOST_OBJ)
 	@mkdir -p $(B)/tap
-	@A=$(abspath $(B))/tests/arm64/layout.o R=$(abspath $(ARM64_B))/tests/arm64/layout.o CC_A='$(CC)' \
+	@A_B=$(abspath $(B)) R_B=$(abspath $(ARM64_B)) CC_A='$(CC)' \
 		bats --tap tests/arm64/layout.bats > $(B)/tap/layout-arm64.tap 2> $(B)/tap/layout-arm64.err || true
 
 check-same-arm64: arm64-build $$(HOOKS_BINS)
