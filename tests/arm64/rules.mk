@@ -7,6 +7,16 @@
 # that the shared memory's layout is one on both ABIs (layout.bats); and
 # that the same fixtures give the same records on both (same.bats).
 # The three suites are in SUITES: make test runs them too.
+# make test-arm64 installs what it needs first, as make test does (tools/install-deps)
+ifneq ($(filter test-arm64,$(MAKECMDGOALS)),)
+ifneq ($(INSTALL_DEPS),:)
+arm64_deps_error := $(shell tools/install-arm64-deps 3>&2 2>&1 1>&3)
+ifneq ($(.SHELLSTATUS),0)
+$(error $(arm64_deps_error))
+endif
+endif
+endif
+
 ARM64_CC = aarch64-linux-gnu-gcc
 ARM64_B = build-arm64
 ARM64_QEMU = qemu-aarch64-static -L /
