@@ -43,6 +43,7 @@ $(B)/tests/arm64/layout.o: tests/arm64/layout.c
 
 # the cross build, every time: the inner make knows what is up to date
 arm64-build:
+	@mkdir -p $(B)/tap
 	@$(ARM64_MAKE) arm64-bins > $(B)/tap/arm64-build.log 2>&1 || { tail -n 30 $(B)/tap/arm64-build.log; exit 1; }
 
 SUITES += hooks-arm64 layout-arm64 same-arm64
@@ -66,4 +67,8 @@ test-arm64: build-all
 	@$(MAKE) -k --no-print-directory $(addprefix check-,$(ARM64_SUITES)) || true
 	@tests/tapsum $(B)/tap $(ARM64_SUITES)
 
-.PHONY: arm64-bins arm64-build check-hooks-arm64 check-layout-arm64 check-same-arm64 test-arm64
+clean: clean-arm64
+clean-arm64:
+	rm -rf $(ARM64_B)
+
+.PHONY: clean-arm64 arm64-bins arm64-build check-hooks-arm64 check-layout-arm64 check-same-arm64 test-arm64

@@ -499,7 +499,7 @@ counter() { state | awk -v k="#$1" '$1 == k { print $2 }'; }
 	assert_equal "$(n X fib)" 25
 }
 
-@test "a Clang build (one 7-byte nopl per sled) is traced alike" {
+@test "a Clang build (amd64: one 7-byte nopl per sled) is traced alike" {
 	[ -x "$H/fx_clang" ] || skip "no clang"
 	on leaf fib
 	run traced "$H/fx_clang" 6
