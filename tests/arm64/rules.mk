@@ -46,7 +46,16 @@ arm64-build:
 	@mkdir -p $(B)/tap
 	@$(ARM64_MAKE) arm64-bins > $(B)/tap/arm64-build.log 2>&1 || { tail -n 30 $(B)/tap/arm64-build.log; exit 1; }
 
-SUITES += hooks-arm64 layout-arm64 same-arm64
+# the encodings, built for the host: site.c is arithmetic on addresses
+$(B)/tests/arm64/enc: tests/arm64/enc.c arch/arm64/site.c arch/arm64/site.h
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 -D_GNU_SOURCE $(WARN) $(CFLAGS) -I. -Iarch/arm64 -o $@ tests/arm64/enc.c arch/arm64/site.c
+
+SUITES += hooks-arm64 layout-arm64 same-arm64 enc-arm64
+check-enc-arm64: $(B)/tests/arm64/enc
+	@mkdir -p $(B)/tap
+	@ENC=$(abspath $(B))/tests/arm64/enc bats --tap tests/arm64/enc.bats > $(B)/tap/enc-arm64.tap 2> $(B)/tap/enc-arm64.err || true
+
 check-hooks-arm64: arm64-build $$(HOOKS_BINS) $$(RTLIB)
 	@mkdir -p $(B)/tap
 	@$(ARM64_ENV) bats --tap tests/hooks/hooks.bats > $(B)/tap/hooks-arm64.tap 2> $(B)/tap/hooks-arm64.err || true
@@ -60,7 +69,7 @@ check-same-arm64: arm64-build $$(HOOKS_BINS)
 	@mkdir -p $(B)/tap
 	@$(ARM64_ENV) A=$(abspath $(B))/tests/hooks bats --tap tests/arm64/same.bats > $(B)/tap/same-arm64.tap 2> $(B)/tap/same-arm64.err || true
 
-ARM64_SUITES = hooks-arm64 layout-arm64 same-arm64
+ARM64_SUITES = hooks-arm64 layout-arm64 same-arm64 enc-arm64
 test-arm64: build-all
 	@mkdir -p $(B)/tap
 	@rm -f $(ARM64_SUITES:%=$(B)/tap/%.tap)
@@ -71,4 +80,4 @@ clean: clean-arm64
 clean-arm64:
 	rm -rf $(ARM64_B)
 
-.PHONY: clean-arm64 arm64-bins arm64-build check-hooks-arm64 check-layout-arm64 check-same-arm64 test-arm64
+.PHONY: check-enc-arm64 clean-arm64 arm64-bins arm64-build check-hooks-arm64 check-layout-arm64 check-same-arm64 test-arm64
