@@ -5,8 +5,9 @@
 # (tests/hooks/hooks.bats) on them under qemu-aarch64, the device made
 # and read by the amd64 devshm through the same shared memory; checks
 # that the shared memory's layout is one on both ABIs (layout.bats); and
-# that the same fixtures give the same records on both (same.bats).
-# The three suites are in SUITES: make test runs them too.
+# that the same fixtures give the same records on both (same.bats); and
+# reads the encodings back with the arm64 disassembler (enc.bats).
+# The four suites are in SUITES: make test runs them too.
 # make test-arm64 installs what it needs first, as make test does (tools/install-deps)
 ifneq ($(filter test-arm64,$(MAKECMDGOALS)),)
 ifneq ($(INSTALL_DEPS),:)
