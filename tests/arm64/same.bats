@@ -115,3 +115,20 @@ same() {
 	run diff "$T/a6" "$T/r"
 	assert_failure
 }
+
+# the hz a device made by an arm64 devshm under the emulator says
+armhz() {
+	# shellcheck disable=SC2086 # MAKER: the emulator and the arm64 devshm
+	$MAKER "$DEVTRACE_DIR" create
+	"$DEVSHM" "$DEVTRACE_DIR" state | awk '$1 == "#hz" { print $2 }'
+	"$DEVSHM" "$DEVTRACE_DIR" destroy
+}
+
+@test "an arm64 device's #hz is the counter's set rate (CNTFRQ_EL0), not a measurement" {
+	h1=$(armhz)
+	h2=$(armhz)
+	assert_equal "$h1" "$h2"
+	# a 25 ms measurement is not a round number; a set rate is (QEMU 7.2: 62500000)
+	run awk -v h="$h1" 'BEGIN { print (h > 1000000 && h % 100000 == 0) ? "round" : "measured " h }'
+	assert_output round
+}
