@@ -4,6 +4,11 @@
 # the runtime's files, callers first (rt/rt.h); tests/layers checks that no file calls back up
 RT_FILES = init dl ctl apply syms scan elf elftab sites grace patch sync hook classic jmp shadow thr obj rt gprmem
 RT_OBJ = $(RT_FILES:%=$(B)/rt/%.o) $(ARCH_OBJ)
+# where the runtime and the wrapper go: lib/ and bin/, or a cross build's own (tests/arm64)
+LIBDIR = lib
+BINDIR = bin
+RTLIB = $(LIBDIR)/libdevtrace.so
+CCWRAP = $(BINDIR)/devtrace-cc
 RT_NOHOOKS = -DDEVTRACE_RUNTIME -fno-instrument-functions -fpatchable-function-entry=0,0 -fvisibility=hidden
 
 $(RT_OBJ): ALL_CFLAGS += $(RT_NOHOOKS)
@@ -32,17 +37,17 @@ else
 RT_LIBDEV = $(LIBDEV)
 endif
 
-lib/libdevtrace.so: $(RT_OBJ) $(HOST_OBJ) $(RT_LIBDEV) rt/libdevtrace.map
-	@mkdir -p lib
+$(RTLIB): $(RT_OBJ) $(HOST_OBJ) $(RT_LIBDEV) rt/libdevtrace.map
+	@mkdir -p $(LIBDIR)
 	$(CC) $(CFLAGS) -shared -Wl,--version-script=rt/libdevtrace.map -Wl,-z,nodelete -Wl,-z,now \
 		-o $@ $(RT_OBJ) $(HOST_OBJ) $(RT_LIBDEV) -lelf -lpthread
 
 # the compiler wrapper gets the ISA's site flags from arch/ARCH/siteflags
 SITEFLAGS = arch/$(ARCH)/siteflags
-bin/devtrace-cc: cmd/devtrace-cc.sh $(SITEFLAGS)
-	@mkdir -p bin
+$(CCWRAP): cmd/devtrace-cc.sh $(SITEFLAGS)
+	@mkdir -p $(BINDIR)
 	sed -e "s|@GCC_SITEFLAGS@|$$(sed -n 's/^gcc //p' $(SITEFLAGS))|" \
 	    -e "s|@CLANG_SITEFLAGS@|$$(sed -n 's/^clang //p' $(SITEFLAGS))|" $< > $@.tmp
 	chmod +x $@.tmp && mv $@.tmp $@
 
-PROGS += lib/libdevtrace.so bin/devtrace-cc
+PROGS += $(RTLIB) $(CCWRAP)

@@ -12,6 +12,13 @@ cycles(void)
 	return (uint64_t)hi << 32 | lo;
 }
 
+/* the TSC's rate is not given architecturally everywhere: 0, measure it (host/shm.c) */
+static inline uint64_t
+cycleshz(void)
+{
+	return 0;
+}
+
 static inline void
 cpurelax(void)
 {

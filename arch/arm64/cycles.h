@@ -12,6 +12,16 @@ cycles(void)
 	return v;
 }
 
+/* the counter's rate as the system sets it (CNTFRQ_EL0): #hz needs no measuring */
+static inline uint64_t
+cycleshz(void)
+{
+	uint64_t f;
+
+	__asm__ __volatile__("mrs %0, cntfrq_el0" : "=r"(f));
+	return f;
+}
+
 static inline void
 cpurelax(void)
 {
