@@ -438,3 +438,73 @@ mnext(Merge *m, Slot *out)
 		return 1;
 	}
 }
+
+/*
+ * A capture's read of ring i alone, unmerged (devreadring): up to n of
+ * its records in bulk, in its order, each slot checked by its seq as it
+ * is copied (2t+2: complete, and the record this read wants; anything
+ * else is a lap or damage, counted lost, and ends the run), then the
+ * run checked against the head as it is after the copy: a record the
+ * writer may have begun to overwrite meanwhile (t + cap <= head after)
+ * is counted lost, not returned.  The caller (devtrace cat) merges the
+ * rings by time later.  The number of records in out.
+ */
+size_t
+wbulk(Dev *d, uint32_t log, uint32_t i, Rec *out, size_t n)
+{
+	uint32_t nr = hostnring(d), lim = hostlogmax(d);
+	uint64_t cap = 1ull << log, head, t, e, k, k2, h2, p, got;
+	Wring *r;
+	Slot *sl, *s;
+
+	if (i >= nr || nr > Nringmax || n == 0)
+		return 0;
+	r = &wrings(d, lim)[i];
+	sl = wslots(d, lim, nr, i);
+	head = ald(&r->head);
+	if ((t = r->tail) > head) {
+		corrupt(d);
+		ast(&r->tail, head);
+		return 0;
+	}
+	if (head - t > cap) {	/* lapped: those are gone */
+		r->nlost += head - t - cap;
+		t = head - cap;
+	}
+	e = head - t > n ? t + n : head;
+	for (k = t; k < e; k++) {
+		s = &sl[k & (cap - 1)];
+		if (ald(&s->seq) != 2*k + 2)
+			break;
+		out[k - t].pc = rld(&s->pc);
+		out[k - t].ticks = rld(&s->ticks);
+		out[k - t].tid = rld(&s->tid);
+		out[k - t].exit = rld(&s->exit);
+		out[k - t].a[0] = rld(&s->a[0]);
+		out[k - t].a[1] = rld(&s->a[1]);
+		out[k - t].a[2] = rld(&s->a[2]);
+		out[k - t].a[3] = rld(&s->a[3]);
+	}
+	got = k - t;
+	if (k < e) {	/* the slot out of turn: gone */
+		r->nlost++;
+		k++;
+	}
+	/* what the writer wrote after our copy began: record t + cap and on overwrite t and on */
+	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	h2 = ald(&r->head);
+	if (h2 >= t + cap) {
+		p = h2 - cap + 1 - t;
+		if (p > got)
+			p = got;
+		for (k2 = p; k2 < got; k2++)	/* rare: a lap during the copy */
+			out[k2 - p] = out[k2];
+		got -= p;
+		r->nlost += p;
+	}
+	/* release: under fill and block the writer reuses the slots once it sees the tail past them */
+	ast(&r->tail, k);
+	r->nread += got;
+	d->nread += got;
+	return got;
+}

@@ -648,6 +648,25 @@ shmtakeraw(Shm *s, Reader *rd, Rec *out, size_t n)
 	return r;
 }
 
+/* a capture's read of one source (devtrace record): its records, unmerged */
+ssize_t
+shmtakering(Shm *s, Reader *rd, uint32_t ring, Rec *out, size_t n)
+{
+	size_t r;
+
+	if (shmlock(s) != 0)
+		return -1;
+	r = devreadring(shmdev(s), rd, ring, out, n);
+	shmunlock(s);
+	return r;
+}
+
+uint32_t
+shmnring(Shm *s)
+{
+	return hostnring(shmdev(s));
+}
+
 /*
  * A record being written makes devread return with rd->wait set: look
  * again, without the lock, until it is done or the device gives it up
