@@ -47,8 +47,8 @@ enum {
 	Version = 2,
 	Shared = 0xffffffffu,	/* a chunk's source: the shared ring */
 	Nrec = 16384,		/* cat: lines formatted per write */
-	Nsrc = 65536,		/* records one source gives a pass at most (one lock hold, ~1 ms at worst) */
-	Bufrec = 4 * Nsrc,	/* the write buffer: 14 MiB, written out when it cannot take a full source */
+	Nsrc = 8192,		/* records one source gives a pass at most (one lock hold, ~0.1 ms) */
+	Bufrec = 4 * Nsrc,	/* the write buffer, 1.8 MiB, written out when it cannot take a full source: small enough to stay in the cache, reused */
 	Nearidle = 256,		/* a pass that found fewer: nap, else look again at once */
 	Busyus = 50,		/* records came: look again this soon (one thread fills 65536 in ~4 ms) */
 	Idleus = 1000,		/* nothing queued for a while: naps double from Busyus up to this */
