@@ -490,13 +490,22 @@ wbulk(Dev *d, uint32_t log, uint32_t i, Rec *out, size_t n)
 		r->nlost++;
 		k++;
 	}
-	/* what the writer wrote after our copy began: record t + cap and on overwrite t and on */
+	/*
+	 * A lap during the copy (ring): record T, being written while head
+	 * is T, overwrites T - cap; so only records k with k + cap <= head
+	 * after the copy may be torn.  Those are looked at again: a seq
+	 * still 2k+2 says the writer had not begun to overwrite it (its odd
+	 * seq goes before the fields), and the writer overwrites in order,
+	 * so the torn ones are a prefix.  Under fill and block a full ring's
+	 * writer waits for our tail: their seqs are all still right.
+	 */
 	__atomic_thread_fence(__ATOMIC_ACQUIRE);
 	h2 = ald(&r->head);
-	if (h2 >= t + cap) {
-		p = h2 - cap + 1 - t;
-		if (p > got)
-			p = got;
+	p = 0;
+	for (k2 = t; k2 < t + got && k2 + cap <= h2; k2++)
+		if (ald(&sl[k2 & (cap - 1)].seq) != 2*k2 + 2)
+			p = k2 - t + 1;
+	if (p > 0) {
 		for (k2 = p; k2 < got; k2++)	/* rare: a lap during the copy */
 			out[k2 - p] = out[k2];
 		got -= p;

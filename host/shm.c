@@ -203,7 +203,17 @@ mapfd(int fd, size_t size)
 {
 	void *v = mmap(NULL, size, PROT_READ|PROT_WRITE, MAP_SHARED, fd, 0);
 
-	return v == MAP_FAILED ? NULL : v;
+	if (v == MAP_FAILED)
+		return NULL;
+	/*
+	 * No readahead: where the block is a file system's sparse file (a
+	 * /run on disk), a hook's first touch of a page (its ring's header
+	 * at wclaim, its aggregation table) faulted in a large folio of
+	 * readahead, zeroed: milliseconds on a thread's first hit.  Now one
+	 * page a fault.  tmpfs does no readahead: nothing changes there.
+	 */
+	madvise(v, size, MADV_RANDOM);
+	return v;
 }
 
 /*
