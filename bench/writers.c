@@ -9,7 +9,9 @@
  *
  * writers fill N [THREADS]: write N records into the running device of
  * $DEVTRACE_DIR (its shared memory, as hooks do) with THREADS threads,
- * and print the rate: a full ring for the reader benchmarks.
+ * and print the rate: a full ring for the reader benchmarks.  writers
+ * wfill N [THREADS]: the same into writers' rings 0 (and 1), bound as a
+ * kernel host binds them (devwriterbind), as a traced thread's own ring.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -156,19 +158,24 @@ readrate(void)
 }
 
 static uint64_t filln;
+static int wfill;	/* writers fill the writers' rings 0 and 1 (devwriterbind), not the shared ring */
 
 static void *
 filler(void *arg)
 {
 	Hit h = { .pc = 0x401000, .a = { 1, 2, 3, 4 }, .tid = gettid(), .pid = getpid() };
+	Writer w;
 	uint64_t i;
 
-	(void)arg;
+	if (wfill && devwriterbind(dev, &w, (uint32_t)(uintptr_t)arg) == 0)
+		h.w = &w;
 	for (i = 0; i < filln; i++) {
 		h.ticks = i;
 		h.exit = i & 1;
 		devrecord(dev, &h);
 	}
+	if (h.w)
+		devwriterdone(&w);
 	return 0;
 }
 
@@ -188,7 +195,7 @@ fill(uint64_t n, int k)
 	filln = n / k;
 	t0 = now();
 	for (i = 0; i < k; i++)
-		pthread_create(&t[i], 0, filler, 0);
+		pthread_create(&t[i], 0, filler, (void *)(uintptr_t)i);
 	for (i = 0; i < k; i++)
 		pthread_join(t[i], 0);
 	printf("fill%d\t%.1f\tMrec/s\n", k, filln * k / (now() - t0) / 1e6);
@@ -201,6 +208,10 @@ main(int argc, char **argv)
 	char pred3[128];
 	double plain;
 
+	if (argc > 2 && strcmp(argv[1], "wfill") == 0) {
+		wfill = 1;
+		argv[1] = "fill";
+	}
 	if (argc > 2 && strcmp(argv[1], "fill") == 0)
 		return fill(strtoull(argv[2], 0, 10), argc > 3 ? atoi(argv[3]) : 1);
 	if (argc > 1)

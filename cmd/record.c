@@ -7,13 +7,25 @@
  * formatter (devfmt), so they are the bytes reading trace would have
  * given.
  *
- * The file: a header, then the records, each a Rec as the device
- * defines it (native byte order: the device is amd64's).
+ * record does not merge: each pass copies every source's queued records
+ * in bulk (a writer's ring, or the shared ring) as a chunk of their own,
+ * and cat merges the sources by time as it prints, as the device's
+ * reader would have (trace-cmd's per-CPU files, merged by report).
+ *
+ * The file (native byte order: the device is amd64's): a header,
  *	0	8	magic "devtrace"
- *	8	4	version (1)
+ *	8	4	version (2)
  *	12	4	record size (sizeof(Rec), 56)
  *	16	8	#hz, the cycle counter's rate
  *	24	8	0, reserved
+ * then chunks, each
+ *	0	4	source: a writer's ring 0, 1, ...; Shared (0xffffffff) the shared ring
+ *	4	4	n, its records that follow
+ *	8	56n	the records, each a Rec as the device defines it, in the source's order
+ * A source's records are its chunks' in file order.  cat prints the
+ * oldest next record of all sources (ticks), on a tie the shared ring's,
+ * then the lower ring's: the order devread's merge gives.  Version 1
+ * (the records merged, no chunks) is read too.
  * The symbol file is copied beside it, FILE.syms, as devtrace run -o does.
  */
 #include <errno.h>
@@ -23,6 +35,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -31,11 +44,22 @@
 #include "cmd/cmd.h"
 
 enum {
-	Version = 1,
-	Nrec = 16384,		/* records a read takes under the lock: about 0.2 ms of it */
-	Idleus = 1000,		/* nothing queued: look again this often (a full ring of 2^20 takes ~50 ms to fill) */
+	Version = 2,
+	Shared = 0xffffffffu,	/* a chunk's source: the shared ring */
+	Nrec = 16384,		/* cat: lines formatted per write */
+	Nsrc = 8192,		/* records one source gives a pass at most (one lock hold, ~0.1 ms) */
+	Bufrec = 4 * Nsrc,	/* the write buffer, 1.8 MiB, written out when it cannot take a full source: small enough to stay in the cache, reused */
+	Nearidle = 256,		/* a pass that found fewer: nap, else look again at once */
+	Busyus = 50,		/* records came: look again this soon (one thread fills 65536 in ~4 ms) */
+	Idleus = 1000,		/* nothing queued for a while: naps double from Busyus up to this */
 	Waitus = 100,		/* a record is being written: look again sooner */
 	Drainidle = 10000,	/* the last records: given up after this many Waitus naps with none (a lock held for ever) */
+};
+
+typedef struct Chunkhdr Chunkhdr;
+struct Chunkhdr {
+	uint32_t src;
+	uint32_t n;
 };
 
 static const char Magic[8] = "devtrace";
@@ -112,28 +136,61 @@ counters(Shm *s, char *st, unsigned long long *read, unsigned long long *lost, u
 	return 0;
 }
 
-/* up to max records to fd; how many, or -1 (an error, told); *wait: one is being written, or the lock was busy */
-static long long
-save(Shm *s, Reader *rd, int fd, const char *out, unsigned long long max, int *wait)
-{
-	static Rec buf[Nrec];
-	ssize_t n;
+/* the write buffer: chunks as a pass makes them */
+static char *obuf;
+static size_t opos;
 
-	n = shmtakeraw(s, rd, buf, max < Nrec ? max : Nrec);
-	if (n < 0 && errno == EAGAIN) {	/* the lock held by another a while: no records this time */
-		*wait = 1;
-		return 0;
-	}
-	if (n < 0) {	/* a damaged lock stays damaged */
-		fprintf(stderr, "devtrace record: %s\n", shmbusy(errno));
-		return -1;
-	}
-	*wait = rd->wait;
-	if (n > 0 && writeall(fd, (char *)buf, n * sizeof buf[0]) < 0) {
+static int
+flush(int fd, const char *out)
+{
+	if (opos > 0 && writeall(fd, obuf, opos) < 0) {
 		fprintf(stderr, "devtrace record: %s: %s\n", out, strerror(errno));
 		return -1;
 	}
-	return n;
+	opos = 0;
+	return 0;
+}
+
+/*
+ * One pass over the sources, each's queued records as a chunk, up to
+ * max in all: how many, or -1 (an error, told); *wait: one is being
+ * written, or the lock was busy.
+ */
+static long long
+save(Shm *s, Reader *rd, int fd, const char *out, unsigned long long max, int *wait)
+{
+	uint32_t nring = shmnring(s), i, src;
+	unsigned long long done = 0;
+	Chunkhdr *c;
+	size_t want;
+	ssize_t n;
+
+	*wait = 0;
+	for (i = 0; i <= nring && done < max; i++) {
+		src = i == nring ? Shared : i;
+		if (opos + sizeof *c + Nsrc * sizeof(Rec) > (size_t)Bufrec * sizeof(Rec) && flush(fd, out) < 0)
+			return -1;
+		want = max - done < Nsrc ? max - done : Nsrc;
+		c = (Chunkhdr *)(obuf + opos);
+		n = shmtakering(s, rd, i, (Rec *)(c + 1), want);
+		if (n < 0 && errno == EAGAIN) {	/* the lock held by another a while: no records this time */
+			*wait = 1;
+			continue;
+		}
+		if (n < 0) {	/* a damaged lock stays damaged */
+			fprintf(stderr, "devtrace record: %s\n", shmbusy(errno));
+			return -1;
+		}
+		if (rd->wait)
+			*wait = 1;
+		if (n > 0) {
+			c->src = src;
+			c->n = n;
+			opos += sizeof *c + n * sizeof(Rec);
+			done += n;
+		}
+	}
+	return done;
 }
 
 /* before anything is made: prog must be there, and the runtime to attach it (as devtrace run) */
@@ -174,6 +231,7 @@ capture(Shm *s, int fd, const char *out, pid_t pid, int *rc, char *st)
 	long long n;
 	Reader rd;
 	int wait, ws = 0, idle = 0;
+	long us = Busyus;
 
 	memset(&rd, 0, sizeof rd);
 	/* the end is looked for after every read: other processes may keep the ring from emptying */
@@ -189,8 +247,21 @@ capture(Shm *s, int fd, const char *out, pid_t pid, int *rc, char *st)
 		}
 		if (pid <= 0 && stopping)
 			break;
-		if (n == 0)
-			nap(wait ? Waitus : Idleus);
+		/* adaptive: a busy writer is looked at again at once or soon, an idle device ever more rarely */
+		if (n >= Nearidle)
+			us = Busyus;
+		else if (n > 0) {
+			us = Busyus;
+			nap(us);
+		} else {
+			if (opos > 0 && flush(fd, out) < 0) {
+				n = -1;
+				break;
+			}
+			nap(wait && Waitus < us ? Waitus : us);
+			if (us < Idleus)
+				us = us * 2 < Idleus ? us * 2 : Idleus;
+		}
 	}
 	if (n >= 0 && counters(s, st, &r0, &l0, &queued) == 0)
 		/* what is queued now, bounded: other processes may still be writing */
@@ -203,6 +274,8 @@ capture(Shm *s, int fd, const char *out, pid_t pid, int *rc, char *st)
 				idle = 0;
 			tail += n;
 		}
+	if (n >= 0 && flush(fd, out) < 0)
+		n = -1;
 	if (pid > 0) {	/* a write error: prog still runs; wait for it all the same */
 		while (waitpid(pid, &ws, 0) < 0 && errno == EINTR)
 			;
@@ -256,7 +329,7 @@ xrecord(Cmd *c, int argc, char **argv)
 	if (optind < argc && (rc = prepare(argv[optind])) != 0)
 		return rc;
 	s = attach();
-	if ((st = malloc(Statemax + 1)) == NULL) {
+	if ((st = malloc(Statemax + 1)) == NULL || (obuf == NULL && (obuf = malloc((size_t)Bufrec * sizeof(Rec))) == NULL)) {
 		fprintf(stderr, "devtrace record: out of memory\n");
 		shmunmap(s);
 		return 1;
@@ -319,57 +392,168 @@ out:
 	return rc;
 }
 
+/* one source of a file: its chunks in file order, and where cat is in them */
+typedef struct Src Src;
+struct Src {
+	uint32_t src;
+	const Rec **rec;	/* each chunk's first record */
+	uint32_t *n;		/* and its count */
+	size_t nchunk, max;
+	size_t c, i;		/* the next record: chunk c, its record i */
+};
+
+static int
+addchunk(Src **srcs, size_t *nsrc, uint32_t src, const Rec *rec, uint32_t n)
+{
+	Src *v;
+	size_t k;
+
+	for (k = 0; k < *nsrc && (*srcs)[k].src != src; k++)
+		;
+	if (k == *nsrc) {
+		if ((v = realloc(*srcs, (*nsrc + 1) * sizeof *v)) == NULL)
+			return -1;
+		*srcs = v;
+		memset(&v[k], 0, sizeof v[k]);
+		v[k].src = src;
+		(*nsrc)++;
+	}
+	v = &(*srcs)[k];
+	if (v->nchunk == v->max) {
+		v->max = v->max ? 2 * v->max : 16;
+		if ((v->rec = realloc(v->rec, v->max * sizeof v->rec[0])) == NULL ||
+		    (v->n = realloc(v->n, v->max * sizeof v->n[0])) == NULL)
+			return -1;
+	}
+	v->rec[v->nchunk] = rec;
+	v->n[v->nchunk] = n;
+	v->nchunk++;
+	return 0;
+}
+
+/* the merge's order: the shared ring first, then the rings by number (Shared + 1 wraps to 0) */
+static int
+bysrc(const void *a, const void *b)
+{
+	uint32_t x = ((const Src *)a)->src + 1, y = ((const Src *)b)->src + 1;
+
+	return x < y ? -1 : x > y;
+}
+
+/* the sources merged by time, as lines on standard output: 0, or -1 (a write error) */
+static int
+merge(Src *v, size_t nsrc)
+{
+	static char buf[Nrec * Reclen];
+	const Rec *best, *r;
+	size_t k, bk = 0, nl = 0;
+
+	for (;;) {
+		best = NULL;
+		for (k = 0; k < nsrc; k++) {
+			if (v[k].c == v[k].nchunk)
+				continue;
+			r = &v[k].rec[v[k].c][v[k].i];
+			if (best == NULL || r->ticks < best->ticks) {
+				best = r;
+				bk = k;
+			}
+		}
+		if (best == NULL)
+			break;
+		if (++v[bk].i == v[bk].n[v[bk].c]) {
+			v[bk].c++;
+			v[bk].i = 0;
+		}
+		devfmt(buf + nl++ * Reclen, best);
+		if (nl == Nrec) {
+			if (writeall(1, buf, nl * Reclen) < 0)
+				return -1;
+			nl = 0;
+		}
+	}
+	return nl > 0 && writeall(1, buf, nl * Reclen) < 0 ? -1 : 0;
+}
+
 /* devtrace cat FILE: the saved records as trace's lines */
 int
 catfile(Cmd *c, const char *path)
 {
-	static Rec rec[Nrec];
-	static char buf[Nrec * Reclen];
-	size_t n, i, got, part;
+	const char *p = NULL, *end, *why = NULL;
+	const Chunkhdr *ch;
+	Src *v = NULL;
+	size_t nsrc = 0, k, have, len = 0;
+	struct stat sb;
 	Filehdr h;
-	FILE *f;
-	int rc = 0;
+	int fd, rc = 1;
 
 	(void)c;
-	if ((f = fopen(path, "r")) == NULL) {
+	if ((fd = open(path, O_RDONLY|O_CLOEXEC)) < 0 || fstat(fd, &sb) < 0) {
 		fprintf(stderr, "devtrace cat: %s: %s\n", path, strerror(errno));
+		if (fd >= 0)
+			close(fd);
 		return 1;
 	}
-	if ((n = fread(&h, 1, sizeof h, f)) != sizeof h || memcmp(h.magic, Magic, sizeof h.magic) != 0) {
-		fprintf(stderr, "devtrace cat: %s: %s\n", path, ferror(f) ? strerror(errno) :
-			"not a file of devtrace record (no devtrace header)");
-		fclose(f);
+	len = sb.st_size;
+	if (len < sizeof h || pread(fd, &h, sizeof h, 0) != sizeof h || memcmp(h.magic, Magic, sizeof h.magic) != 0) {
+		fprintf(stderr, "devtrace cat: %s: not a file of devtrace record (no devtrace header)\n", path);
+		close(fd);
 		return 1;
 	}
-	if (h.version != Version || h.recsize != sizeof(Rec)) {
-		fprintf(stderr, "devtrace cat: %s: version %u with records of %u bytes: this devtrace reads version %d, %zu bytes\n",
+	if ((h.version != 1 && h.version != Version) || h.recsize != sizeof(Rec)) {
+		fprintf(stderr, "devtrace cat: %s: version %u with records of %u bytes: this devtrace reads versions 1 and %d, %zu bytes\n",
 			path, h.version, h.recsize, Version, sizeof(Rec));
-		fclose(f);
+		close(fd);
 		return 1;
 	}
-	for (part = 0;;) {
-		got = fread((char *)rec + part, 1, sizeof rec - part, f);
-		if (got == 0)
-			break;
-		got += part;
-		n = got / sizeof rec[0];
-		for (i = 0; i < n; i++)
-			devfmt(buf + i * Reclen, &rec[i]);
-		if (writeall(1, buf, n * Reclen) < 0) {
-			fclose(f);
-			return 1;
-		}
-		part = got - n * sizeof rec[0];
-		memmove(rec, (char *)rec + n * sizeof rec[0], part);
-	}
-	if (ferror(f)) {
+	/* the whole file mapped: the merge reads every source's chunks at once */
+	if (len > sizeof h && (p = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0)) == MAP_FAILED) {
 		fprintf(stderr, "devtrace cat: %s: %s\n", path, strerror(errno));
-		rc = 1;
-	} else if (part > 0) {
-		fprintf(stderr, "devtrace cat: %s: truncated: its last record has %zu of its %zu bytes\n",
-			path, part, sizeof(Rec));
-		rc = 1;
+		close(fd);
+		return 1;
 	}
-	fclose(f);
+	close(fd);
+	end = p + len;
+	if (len > sizeof h && h.version == 1) {	/* merged already: one source */
+		have = (len - sizeof h) % sizeof(Rec);
+		if (addchunk(&v, &nsrc, 0, (const Rec *)(p + sizeof h), (len - sizeof h) / sizeof(Rec)) < 0)
+			goto nomem;
+		if (have > 0)
+			fprintf(stderr, "devtrace cat: %s: truncated: its last record has %zu of its %zu bytes\n",
+				path, have, sizeof(Rec)), why = "";
+	} else if (len > sizeof h) {
+		for (ch = (const Chunkhdr *)(p + sizeof h); (const char *)ch < end; ch = (const Chunkhdr *)((const Rec *)(ch + 1) + ch->n)) {
+			if ((size_t)(end - (const char *)ch) < sizeof *ch) {
+				fprintf(stderr, "devtrace cat: %s: truncated: its last chunk header has %zu of its %zu bytes\n",
+					path, (size_t)(end - (const char *)ch), sizeof *ch);
+				why = "";
+				break;
+			}
+			have = end - (const char *)(ch + 1);
+			if (have < (size_t)ch->n * sizeof(Rec)) {	/* its whole records all the same */
+				if (have >= sizeof(Rec) && addchunk(&v, &nsrc, ch->src, (const Rec *)(ch + 1), have / sizeof(Rec)) < 0)
+					goto nomem;
+				fprintf(stderr, "devtrace cat: %s: truncated: its last record has %zu of its %zu bytes\n",
+					path, have % sizeof(Rec), sizeof(Rec));
+				why = "";
+				break;
+			}
+			if (ch->n > 0 && addchunk(&v, &nsrc, ch->src, (const Rec *)(ch + 1), ch->n) < 0)
+				goto nomem;
+		}
+	}
+	qsort(v, nsrc, sizeof v[0], bysrc);
+	rc = merge(v, nsrc) < 0 || why != NULL;
+	goto out;
+nomem:
+	fprintf(stderr, "devtrace cat: out of memory\n");
+out:
+	for (k = 0; k < nsrc; k++) {
+		free(v[k].rec);
+		free(v[k].n);
+	}
+	free(v);
+	if (p != NULL)
+		munmap((void *)p, len);
 	return rc;
 }

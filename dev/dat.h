@@ -222,6 +222,7 @@ void	wcheck(Dev *d);	/* the control side's repair of each ring's tail */
 void	wreset(Dev *d);	/* size: what each ring holds is lost */
 void	wstats(Dev *d, uint32_t log, uint64_t *hits, uint64_t *read, uint64_t *queued, uint64_t *lost, uint64_t *dropped);
 void	wstallclear(Dev *d);
+size_t	wbulk(Dev *d, uint32_t log, uint32_t i, Rec *out, size_t n);	/* a capture: ring i's records, unmerged, in bulk */
 void	mstart(Merge *m, Dev *d, uint32_t log, uint32_t *wait);
 int	mnext(Merge *m, Slot *out);	/* the oldest record of every ring: 1, else 0 (*wait: one is being written) */
 void	wstate(Dev *d, uint32_t log, struct Buf *b);	/* a # line per ring ever used */

@@ -505,6 +505,43 @@ devreadraw(Dev *d, Reader *r, Rec *out, size_t n)
 	return done;
 }
 
+/*
+ * A capture's read of one source alone, unmerged (devtrace record; its
+ * cat merges them by time later, as trace-cmd report merges per-CPU
+ * files): ring < nring a writer's ring (wring.c: wbulk), ring == nring
+ * the shared ring (take, tickets and all).  As devreadraw otherwise.
+ */
+size_t
+devreadring(Dev *d, Reader *r, uint32_t ring, Rec *out, size_t n)
+{
+	uint32_t log = ringcheck(d);
+	size_t done = 0;
+	Merge m;
+	Slot s;
+
+	r->wait = 0;
+	if (ring < hostnring(d))
+		return wbulk(d, log, ring, out, n);
+	m.d = d;
+	m.cap = 1ull << log;
+	m.ohead = ald(&d->head);
+	m.oin = 1;
+	m.n = 0;
+	m.wait = &r->wait;
+	while (done < n && mnext(&m, &s)) {
+		out[done].pc = s.pc;
+		out[done].ticks = s.ticks;
+		out[done].tid = s.tid;
+		out[done].exit = s.exit;
+		out[done].a[0] = s.a[0];
+		out[done].a[1] = s.a[1];
+		out[done].a[2] = s.a[2];
+		out[done].a[3] = s.a[3];
+		done++;
+	}
+	return done;
+}
+
 /* a saved record's line: devread's own formatter, so the bytes are the same */
 void
 devfmt(char *line, const Rec *rec)

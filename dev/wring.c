@@ -438,3 +438,82 @@ mnext(Merge *m, Slot *out)
 		return 1;
 	}
 }
+
+/*
+ * A capture's read of ring i alone, unmerged (devreadring): up to n of
+ * its records in bulk, in its order, each slot checked by its seq as it
+ * is copied (2t+2: complete, and the record this read wants; anything
+ * else is a lap or damage, counted lost, and ends the run), then the
+ * run checked against the head as it is after the copy: a record the
+ * writer may have begun to overwrite meanwhile (t + cap <= head after)
+ * is counted lost, not returned.  The caller (devtrace cat) merges the
+ * rings by time later.  The number of records in out.
+ */
+size_t
+wbulk(Dev *d, uint32_t log, uint32_t i, Rec *out, size_t n)
+{
+	uint32_t nr = hostnring(d), lim = hostlogmax(d);
+	uint64_t cap = 1ull << log, head, t, e, k, k2, h2, p, got;
+	Wring *r;
+	Slot *sl, *s;
+
+	if (i >= nr || nr > Nringmax || n == 0)
+		return 0;
+	r = &wrings(d, lim)[i];
+	sl = wslots(d, lim, nr, i);
+	head = ald(&r->head);
+	if ((t = r->tail) > head) {
+		corrupt(d);
+		ast(&r->tail, head);
+		return 0;
+	}
+	if (head - t > cap) {	/* lapped: those are gone */
+		r->nlost += head - t - cap;
+		t = head - cap;
+	}
+	e = head - t > n ? t + n : head;
+	for (k = t; k < e; k++) {
+		s = &sl[k & (cap - 1)];
+		if (ald(&s->seq) != 2*k + 2)
+			break;
+		out[k - t].pc = rld(&s->pc);
+		out[k - t].ticks = rld(&s->ticks);
+		out[k - t].tid = rld(&s->tid);
+		out[k - t].exit = rld(&s->exit);
+		out[k - t].a[0] = rld(&s->a[0]);
+		out[k - t].a[1] = rld(&s->a[1]);
+		out[k - t].a[2] = rld(&s->a[2]);
+		out[k - t].a[3] = rld(&s->a[3]);
+	}
+	got = k - t;
+	if (k < e) {	/* the slot out of turn: gone */
+		r->nlost++;
+		k++;
+	}
+	/*
+	 * A lap during the copy (ring): record T, being written while head
+	 * is T, overwrites T - cap; so only records k with k + cap <= head
+	 * after the copy may be torn.  Those are looked at again: a seq
+	 * still 2k+2 says the writer had not begun to overwrite it (its odd
+	 * seq goes before the fields), and the writer overwrites in order,
+	 * so the torn ones are a prefix.  Under fill and block a full ring's
+	 * writer waits for our tail: their seqs are all still right.
+	 */
+	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	h2 = ald(&r->head);
+	p = 0;
+	for (k2 = t; k2 < t + got && k2 + cap <= h2; k2++)
+		if (ald(&sl[k2 & (cap - 1)].seq) != 2*k2 + 2)
+			p = k2 - t + 1;
+	if (p > 0) {
+		for (k2 = p; k2 < got; k2++)	/* rare: a lap during the copy */
+			out[k2 - p] = out[k2];
+		got -= p;
+		r->nlost += p;
+	}
+	/* release: under fill and block the writer reuses the slots once it sees the tail past them */
+	ast(&r->tail, k);
+	r->nread += got;
+	d->nread += got;
+	return got;
+}

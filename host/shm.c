@@ -203,7 +203,17 @@ mapfd(int fd, size_t size)
 {
 	void *v = mmap(NULL, size, PROT_READ|PROT_WRITE, MAP_SHARED, fd, 0);
 
-	return v == MAP_FAILED ? NULL : v;
+	if (v == MAP_FAILED)
+		return NULL;
+	/*
+	 * No readahead: where the block is a file system's sparse file (a
+	 * /run on disk), a hook's first touch of a page (its ring's header
+	 * at wclaim, its aggregation table) faulted in a large folio of
+	 * readahead, zeroed: milliseconds on a thread's first hit.  Now one
+	 * page a fault.  tmpfs does no readahead: nothing changes there.
+	 */
+	madvise(v, size, MADV_RANDOM);
+	return v;
 }
 
 /*
@@ -646,6 +656,25 @@ shmtakeraw(Shm *s, Reader *rd, Rec *out, size_t n)
 	r = devreadraw(shmdev(s), rd, out, n);
 	shmunlock(s);
 	return r;
+}
+
+/* a capture's read of one source (devtrace record): its records, unmerged */
+ssize_t
+shmtakering(Shm *s, Reader *rd, uint32_t ring, Rec *out, size_t n)
+{
+	size_t r;
+
+	if (shmlock(s) != 0)
+		return -1;
+	r = devreadring(shmdev(s), rd, ring, out, n);
+	shmunlock(s);
+	return r;
+}
+
+uint32_t
+shmnring(Shm *s)
+{
+	return hostnring(shmdev(s));
 }
 
 /*

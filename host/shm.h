@@ -44,6 +44,8 @@ int	shmctlclose(Shm *s, Ctlfile *f, char *err, size_t nerr);	/* its last close: 
 size_t	shmstate(Shm *s, char *buf, size_t n);	/* its length; 0 (errno EAGAIN or EIO) if the lock was not had */
 size_t	shmread(Shm *s, Reader *r, char *buf, size_t n);	/* waits, unlocked and bounded, for a record being written; 0 (errno set) if the lock was not had */
 ssize_t	shmtake(Shm *s, Reader *r, char *buf, size_t n);	/* never waits: 0 with r->wait set if one is being written; -1 (errno) if the lock was not had */
+ssize_t	shmtakering(Shm *s, Reader *r, uint32_t ring, Rec *out, size_t n);	/* devreadring under the lock: one source, unmerged; as shmtakeraw */
+uint32_t	shmnring(Shm *s);	/* the writers' rings the mapping has: sources 0..nring-1, then the shared ring */
 ssize_t	shmtakeraw(Shm *s, Reader *r, Rec *out, size_t n);	/* devreadraw under the lock, never waits: 0 with r->wait set if one is being written; -1 (errno) if the lock was not had */
 int	shmreader(Shm *s, uint32_t pid, int open);	/* 0 or errno */
 void	shmwake(Shm *s);	/* after a change: wake every process waiting on the control generation */

@@ -306,6 +306,51 @@ test_counts_ring(void **unused)
 	free(d);
 }
 
+/* a capture's read of one source, unmerged: a ring's run in its order, the laps counted, a full ring whole, the shared ring last */
+static void
+test_readring(void **unused)
+{
+	Dev *d = tracing(8);
+	Writer a = { 0 }, b = { 0 };
+	Reader r = { 0 };
+	Rec out[64];
+	int i;
+
+	(void)unused;
+	assert_int_equal(ctl(d, "size 4"), 0);
+	for (i = 0; i < 40; i++)
+		whit(d, &a, 10, 1000 + i, i);
+	for (i = 0; i < 5; i++)
+		whit(d, &b, 11, 2000 + i, 500 + i);
+	whit(d, NULL, 12, 3000, 900);
+	assert_int_equal(devreadring(d, &r, 1, out, 3), 3);	/* at most n */
+	assert_int_equal(out[0].a[0], 500);
+	assert_int_equal(out[2].a[0], 502);
+	assert_int_equal(devreadring(d, &r, 0, out, 64), 16);	/* the newest 16, in order; 24 lapped */
+	for (i = 0; i < 16; i++)
+		assert_int_equal(out[i].a[0], 24 + i);
+	assert_int_equal(out[0].ticks, 1024);
+	assert_int_equal(out[0].tid, 10);
+	assert_int_equal(out[0].a[1], 2);
+	assert_int_equal(devreadring(d, &r, 0, out, 64), 0);
+	assert_int_equal(devreadring(d, &r, 2, out, 64), 0);	/* never used */
+	assert_int_equal(devreadring(d, &r, hostnring(d), out, 64), 1);	/* the shared ring */
+	assert_int_equal(out[0].a[0], 900);
+	assert_int_equal(devreadring(d, &r, 1, out, 64), 2);
+	assert_int_equal(out[1].a[0], 504);
+	assert_string_equal(ringline(d, 0), "#ring 0 tid 10 hits 40 read 16 queued 0 lost 24 dropped 0");
+	counts(d, 46, 22, 0, 24, 0);
+	/* fill: a full ring (head = tail + size) is no lap: every record comes */
+	assert_int_equal(ctl(d, "policy fill"), 0);
+	for (i = 0; i < 20; i++)
+		whit(d, &a, 10, 4000 + i, 100 + i);
+	assert_int_equal(devreadring(d, &r, 0, out, 64), 16);
+	assert_int_equal(out[0].a[0], 100);
+	assert_int_equal(out[15].a[0], 115);
+	counts(d, 66, 38, 0, 24, 4);
+	free(d);
+}
+
 /* fill: a full ring drops its own writer's records only, counted on its line */
 static void
 test_counts_fill(void **unused)
@@ -519,6 +564,7 @@ main(void)
 		cmocka_unit_test(test_raw_text_same),
 		cmocka_unit_test(test_counts_ring),
 		cmocka_unit_test(test_counts_fill),
+		cmocka_unit_test(test_readring),
 		cmocka_unit_test(test_block_bounded),
 		cmocka_unit_test(test_resize),
 		cmocka_unit_test(test_bind),

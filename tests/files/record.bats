@@ -42,12 +42,19 @@ inject() {
 	ctl testtracein 1000 0 0 0 0
 }
 
-# the file's records as lines, decoded by od and awk, not by devtrace:
-# 7 words of 8 bytes, the third the tid (low half) and exit (high half)
+# the file's records as lines, decoded by od, awk and sort, not by devtrace:
+# after the 32-byte header, chunks: a word of source (low half) and count
+# (high half), then count records of 7 words of 8 bytes, the third the tid
+# (low half) and exit (high half); merged by ticks, on a tie the shared
+# ring's (ffffffff) first, then the lower ring's, each source in its order
 decode() {
-	od -A n -v -t x8 -j 32 -w56 "$1" | awk '{
-		printf "%s %s %s 00000000%s %s %s %s %s\n", substr($3, 1, 8) != "00000000" ? "X" : "E",
-			$1, $2, substr($3, 9, 8), $4, $5, $6, $7 }'
+	od -A n -v -t x8 -j 32 -w8 "$1" | awk '
+		left == 0 { src = substr($1, 9, 8); left = strtonum("0x" substr($1, 1, 8)); k = 0; next }
+		{ w[++k] = $1 }
+		k == 7 { left--; k = 0; n++
+			printf "%s %s %012d %s %s %s 00000000%s %s %s %s %s\n", w[2], src == "ffffffff" ? "00000000" : sprintf("%08x", strtonum("0x" src) + 1), n,
+				substr(w[3], 1, 8) != "00000000" ? "X" : "E", w[1], w[2], substr(w[3], 9, 8), w[4], w[5], w[6], w[7] }' |
+		sort -k1,1 -k2,2 -k3,3 | cut -d' ' -f4-
 }
 
 # a line without its ticks, the one field two injections do not share
@@ -79,19 +86,22 @@ noticks() {
 	assert_success
 }
 
-@test "the file: a 32-byte header (magic, version, record size, #hz), then 56 bytes a record" {
+@test "the file: a 32-byte header (magic, version, record size, #hz), then chunks: source, count, 56 bytes a record" {
 	traced
 	inject
 	run recordqueued "$BATS_TEST_TMPDIR/f"
 	assert_success
 	run wc -c < "$BATS_TEST_TMPDIR/f"
-	assert_output $((32 + 3 * 56))
+	assert_output $((32 + 8 + 3 * 56))
 	run head -c 8 "$BATS_TEST_TMPDIR/f"
 	assert_output devtrace
 	run od -A n -t u4 -j 8 -N 8 "$BATS_TEST_TMPDIR/f"
-	assert_output --regexp '^ +1 +56$'
+	assert_output --regexp '^ +2 +56$'
 	run od -A n -t u8 -j 16 -N 16 "$BATS_TEST_TMPDIR/f"
 	assert_output --regexp "^ +$(counter hz) +0\$"
+	# testtracein has no writer of its own: the shared ring's chunk of 3
+	run od -A n -t u4 -j 32 -N 8 "$BATS_TEST_TMPDIR/f"
+	assert_output --regexp '^ +4294967295 +3$'
 }
 
 @test "record -- prog: every record of a traced program, in order, counted exactly; the symbols beside" {
@@ -202,7 +212,7 @@ noticks() {
 	inject
 	recordqueued "$BATS_TEST_TMPDIR/f"
 	F=$BATS_TEST_TMPDIR
-	head -c $((32 + 2 * 56 + 10)) "$F/f" > "$F/short"
+	head -c $((32 + 8 + 2 * 56 + 10)) "$F/f" > "$F/short"
 	run --separate-stderr devtrace cat "$F/short"
 	assert_failure 1
 	assert_equal "$stderr" "devtrace cat: $F/short: truncated: its last record has 10 of its 56 bytes"
@@ -215,10 +225,19 @@ noticks() {
 	run --separate-stderr devtrace cat "$F/f.syms"
 	assert_failure 1
 	assert_equal "$stderr" "devtrace cat: $F/f.syms: not a file of devtrace record (no devtrace header)"
-	{ head -c 8 "$F/f"; printf '\002\0\0\0'; tail -c +13 "$F/f"; } > "$F/v2"
-	run --separate-stderr devtrace cat "$F/v2"
+	head -c 36 "$F/f" > "$F/chdr"
+	run --separate-stderr devtrace cat "$F/chdr"
 	assert_failure 1
-	assert_equal "$stderr" "devtrace cat: $F/v2: version 2 with records of 56 bytes: this devtrace reads version 1, 56 bytes"
+	assert_equal "$stderr" "devtrace cat: $F/chdr: truncated: its last chunk header has 4 of its 8 bytes"
+	{ head -c 8 "$F/f"; printf '\003\0\0\0'; tail -c +13 "$F/f"; } > "$F/v3"
+	run --separate-stderr devtrace cat "$F/v3"
+	assert_failure 1
+	assert_equal "$stderr" "devtrace cat: $F/v3: version 3 with records of 56 bytes: this devtrace reads versions 1 and 2, 56 bytes"
+	# version 1: the records merged already, no chunks
+	{ head -c 8 "$F/f"; printf '\001\0\0\0'; tail -c +13 "$F/f" | head -c 20; tail -c +41 "$F/f"; } > "$F/v1"
+	run devtrace cat "$F/v1"
+	assert_success
+	assert_equal "$output" "$(devtrace cat "$F/f")"
 	run --separate-stderr devtrace cat "$F/none"
 	assert_failure 1
 	assert_equal "$stderr" "devtrace cat: $F/none: No such file or directory"
