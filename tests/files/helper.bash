@@ -66,8 +66,9 @@ waitfor() {
 }
 
 # a process that ended: no zombie waits for a parent that may never reap it
+# (it may vanish between the two looks: grep's complaint is not output)
 gone() {
-	! [ -e "/proc/$1" ] || grep -q ') [ZX] ' "/proc/$1/stat"
+	! [ -e "/proc/$1" ] || grep -qs ') [ZX] ' "/proc/$1/stat" || ! [ -e "/proc/$1" ]
 }
 
 serverpid() {
