@@ -475,23 +475,14 @@ devread(Dev *d, Reader *r, char *buf, size_t n)
 	}
 }
 
-/*
- * The capture's read (devtrace record): whole records as they sit in
- * the slots, no formatting, so a reader can save them as fast as the
- * writers fill the rings.  The same merge as devread: every record
- * ends once, read or lost, and the counters stay exact.  r's text part
- * is devread's alone: a reader uses one of the two.
- */
-size_t
-devreadraw(Dev *d, Reader *r, Rec *out, size_t n)
+/* up to n whole records of the merge m, as Recs */
+static size_t
+mrecs(Merge *m, Rec *out, size_t n)
 {
 	size_t done = 0;
-	Merge m;
 	Slot s;
 
-	r->wait = 0;
-	mstart(&m, d, ringcheck(d), &r->wait);
-	while (done < n && mnext(&m, &s)) {
+	while (done < n && mnext(m, &s)) {
 		out[done].pc = s.pc;
 		out[done].ticks = s.ticks;
 		out[done].tid = s.tid;
@@ -506,6 +497,23 @@ devreadraw(Dev *d, Reader *r, Rec *out, size_t n)
 }
 
 /*
+ * The capture's read (devtrace record): whole records as they sit in
+ * the slots, no formatting, so a reader can save them as fast as the
+ * writers fill the rings.  The same merge as devread: every record
+ * ends once, read or lost, and the counters stay exact.  r's text part
+ * is devread's alone: a reader uses one of the two.
+ */
+size_t
+devreadraw(Dev *d, Reader *r, Rec *out, size_t n)
+{
+	Merge m;
+
+	r->wait = 0;
+	mstart(&m, d, ringcheck(d), &r->wait);
+	return mrecs(&m, out, n);
+}
+
+/*
  * A capture's read of one source alone, unmerged (devtrace record; its
  * cat merges them by time later, as trace-cmd report merges per-CPU
  * files): ring < nring a writer's ring (wring.c: wbulk), ring == nring
@@ -515,9 +523,7 @@ size_t
 devreadring(Dev *d, Reader *r, uint32_t ring, Rec *out, size_t n)
 {
 	uint32_t log = ringcheck(d);
-	size_t done = 0;
 	Merge m;
-	Slot s;
 
 	r->wait = 0;
 	if (ring < hostnring(d))
@@ -528,18 +534,7 @@ devreadring(Dev *d, Reader *r, uint32_t ring, Rec *out, size_t n)
 	m.oin = 1;
 	m.n = 0;
 	m.wait = &r->wait;
-	while (done < n && mnext(&m, &s)) {
-		out[done].pc = s.pc;
-		out[done].ticks = s.ticks;
-		out[done].tid = s.tid;
-		out[done].exit = s.exit;
-		out[done].a[0] = s.a[0];
-		out[done].a[1] = s.a[1];
-		out[done].a[2] = s.a[2];
-		out[done].a[3] = s.a[3];
-		done++;
-	}
-	return done;
+	return mrecs(&m, out, n);
 }
 
 /* a saved record's line: devread's own formatter, so the bytes are the same */
