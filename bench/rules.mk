@@ -20,10 +20,18 @@ $(B)/bench/retpred: $(B)/bench/retpred.o $(RETLEAF)
 $(B)/bench/writers: $(B)/bench/writers.o $(B)/host/linux.o $(B)/host/shm.o $(B)/libdev.a
 	$(CC) $(CFLAGS) -o $@ $^ -lpthread
 
-# whatever else fails to build, measure what did build
-bench bench-quick: $(BENCH_TOOLS)
+# whatever else fails to build, measure what did build.  The full run
+# also prints the cost of an aggregated hit next to a record's (issue 16)
+# and each buffer policy's loss under a live capture (issue 13)
+bench: $(BENCH_TOOLS) $(B)/tests/hooks/fx_bench $(B)/tests/hooks/devshm
 	@$(MAKE) -k --no-print-directory build-all || true
-	CC='$(CC)' B=$(B) bench/run $(if $(filter bench-quick,$@),--quick)
+	CC='$(CC)' B=$(B) bench/run
+	B=$(B) bench/aggcost
+	bench/loss $(LOSS_ARGS)
+
+bench-quick: $(BENCH_TOOLS)
+	@$(MAKE) -k --no-print-directory build-all || true
+	CC='$(CC)' B=$(B) bench/run --quick
 
 SUITES += bench-quick
 check-bench-quick: $(BENCH_TOOLS)
