@@ -15,6 +15,7 @@
 #include <unistd.h>
 #include "dev/host.h"
 #include "rt/rt.h"
+#include "dev/hitfast.h"
 #include "rt/thr.h"
 #include "rt/shadow.h"
 
@@ -41,14 +42,14 @@ hookbody(Thr *t, uint32_t idx, uintptr_t *slot, uint64_t *regs, uint64_t ticks)
 	h.a[1] = regs[Rarg0 + 1];
 	h.a[2] = regs[Rarg0 + 2];
 	h.a[3] = regs[Rarg0 + 3];
-	if (!((r = devfilter(d, &v->sel[k], &h)) & Hfollow))
+	if (!((r = devfilterfast(d, &v->sel[k], &h)) & Hfollow))
 		return;	/* dropped, or the exit decided already */
 	if (unlikely((f = shadowpush(t, d, slot, idx)) == NULL))
 		return;
 	h.depth = f->depth;
 	f->ticks = ticks;
 	if (r & Hrecord)
-		devrecord(d, &h);
+		devrecordfast(d, &h);
 }
 
 /*
@@ -126,7 +127,7 @@ devtrace_unhook(uintptr_t *slot, uint64_t *regs)
 			h.pc = siteat(f->site)->pc;
 			h.depth = f->depth;
 			h.dur = ticks - f->ticks;
-			devhit(v->d, &v->sel[v->slot[f->site]], &h);
+			devhitfast(v->d, &v->sel[v->slot[f->site]], &h);
 		}
 	}
 	shadowpop(t, lo);

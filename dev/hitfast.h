@@ -1,0 +1,63 @@
+/*
+ * hitfast.h: inline helpers for a host's hook path, the common case of
+ * devfilter, devhit and devrecord (hit.c, ring.c) in one test each: a
+ * trace with no predicate, no aggregation and records on (Tsel.plain),
+ * the site on, the thread's watch decision made at this control
+ * generation and true, its own ring under the ring policy.  Anything
+ * else calls the out-of-line function, which decides as before: the
+ * result is the same whichever path runs.  Needs dat.h (the Dev's
+ * layout): for hosts that are built with the device.
+ */
+#ifndef DEVTRACE_HITFAST_H
+#define DEVTRACE_HITFAST_H
+
+#include "dev/dat.h"
+
+/* started, the site's trace on at its generation, the thread watched now, no predicate, no aggregation */
+static inline __attribute__((always_inline)) int
+hitplain(Dev *d, const Tsel *sel, const Writer *w)
+{
+	const Trace *t;
+
+	if (!sel->plain || !ald(&d->started) || sel->slot >= Ntrace)
+		return 0;
+	t = &d->trace[sel->slot];
+	if (rld(&t->gen) != sel->gen || !rld(&t->on))
+		return 0;
+	return w != 0 && w->d == d && w->gen == ald(&d->ctlgen) + 1 && w->watched;
+}
+
+/* devrecord: a writer's own ring under the ring policy inline, else devrecord */
+static inline __attribute__((always_inline)) void
+devrecordfast(Dev *d, const Hit *h)
+{
+	const Writer *w = h->w;
+	uint32_t log = rld(&d->log);
+
+	if (__builtin_expect(w != 0 && w->d == d && log <= w->ringlim && w->wr != 0, 1))
+		wput(w, h, log);
+	else
+		devrecord(d, h);
+}
+
+/* devfilter */
+static inline __attribute__((always_inline)) int
+devfilterfast(Dev *d, const Tsel *sel, Hit *h)
+{
+	if (__builtin_expect(hitplain(d, sel, h->w), 1))
+		return Hrecord|Hfollow;
+	return devfilter(d, sel, h);
+}
+
+/* devhit */
+static inline __attribute__((always_inline)) int
+devhitfast(Dev *d, const Tsel *sel, Hit *h)
+{
+	if (__builtin_expect(hitplain(d, sel, h->w), 1)) {
+		devrecordfast(d, h);
+		return 1;
+	}
+	return devhit(d, sel, h);
+}
+
+#endif
