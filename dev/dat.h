@@ -176,22 +176,32 @@ struct Merge {
 /*
  * The seqlock's writer, for a slot only one thread writes: seq odd,
  * the fields, seq even.  Plain stores on x86; the fence keeps the odd
- * seq before the fields for a reader that copies meanwhile.
+ * seq before the fields for a reader that copies meanwhile.  The
+ * record's values come in registers (wslotv): read before the fence,
+ * a Hit's fields would be read again after it.
  */
 static inline __attribute__((always_inline)) void
-wslot(Slot *s, const Hit *h, uint64_t t)
+wslotv(Slot *s, uint64_t t, uint32_t tid, uint32_t exit, uint64_t pc, uint64_t ticks,
+	uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3)
 {
 	rst(&s->seq, 2*t + 1);
 	__atomic_thread_fence(__ATOMIC_RELEASE);
-	rst(&s->tid, h->tid);
-	rst(&s->exit, (uint32_t)h->exit);
-	rst(&s->pc, h->pc);
-	rst(&s->ticks, h->ticks);
-	rst(&s->a[0], h->a[0]);
-	rst(&s->a[1], h->exit ? 0 : h->a[1]);
-	rst(&s->a[2], h->exit ? 0 : h->a[2]);
-	rst(&s->a[3], h->exit ? 0 : h->a[3]);
+	rst(&s->tid, tid);
+	rst(&s->exit, exit);
+	rst(&s->pc, pc);
+	rst(&s->ticks, ticks);
+	rst(&s->a[0], a0);
+	rst(&s->a[1], a1);
+	rst(&s->a[2], a2);
+	rst(&s->a[3], a3);
 	ast(&s->seq, 2*t + 2);
+}
+
+static inline __attribute__((always_inline)) void
+wslot(Slot *s, const Hit *h, uint64_t t)
+{
+	wslotv(s, t, h->tid, h->exit, h->pc, h->ticks, h->a[0],
+		h->exit ? 0 : h->a[1], h->exit ? 0 : h->a[2], h->exit ? 0 : h->a[3]);
 }
 
 /* a writer's own ring, under the ring policy: no locked instruction (wring.c) */

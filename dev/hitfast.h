@@ -27,6 +27,29 @@ hitplain(Dev *d, const Tsel *sel, const Writer *w)
 	return w != 0 && w->d == d && w->gen == ald(&d->ctlgen) + 1 && w->watched;
 }
 
+/*
+ * devrecord's common case with no Hit: the record's fields in registers,
+ * written if the writer has its own ring under the ring policy (1); 0:
+ * nothing written, the caller fills a Hit and calls devrecord.
+ */
+static inline __attribute__((always_inline)) int
+devputfast(Dev *d, const Writer *w, uint32_t tid, uint32_t exit, uint64_t pc, uint64_t ticks,
+	uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3)
+{
+	uint32_t log = rld(&d->log);
+	Wring *r;
+	uint64_t t;
+
+	if (__builtin_expect(!(w->d == d && log <= w->ringlim && w->wr != 0), 0))
+		return 0;
+	r = w->wr;
+	t = rld(&r->head);
+	wslotv(&w->ws[t & ((1ull << log) - 1)], t, tid, exit, pc, ticks, a0,
+		exit ? 0 : a1, exit ? 0 : a2, exit ? 0 : a3);
+	ast(&r->head, t + 1);
+	return 1;
+}
+
 /* devrecord: a writer's own ring under the ring policy inline, else devrecord */
 static inline __attribute__((always_inline)) void
 devrecordfast(Dev *d, const Hit *h)
