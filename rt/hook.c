@@ -24,7 +24,7 @@ int	devtrace_hookfast(uint32_t site, uintptr_t *slot, uint64_t *regs) HIDDEN;
 uintptr_t	devtrace_unhook(uintptr_t *slot, uint64_t *regs) HIDDEN;
 
 /* a hit that is not the usual one (hitplain): the device decides, with a whole Hit */
-static __attribute__((noinline)) void
+static inline __attribute__((always_inline)) void
 hookslow(Thr *t, Dev *d, const Tsel *sel, uint32_t idx, uint64_t pc, uintptr_t *slot, uint64_t *regs, uint64_t ticks)
 {
 	Frame *f;
