@@ -197,11 +197,21 @@ wslotv(Slot *s, uint64_t t, uint32_t tid, uint32_t exit, uint64_t pc, uint64_t t
 	ast(&s->seq, 2*t + 2);
 }
 
+/* the same stores from a Hit (devrecord's), its fields read as they are stored */
 static inline __attribute__((always_inline)) void
 wslot(Slot *s, const Hit *h, uint64_t t)
 {
-	wslotv(s, t, h->tid, h->exit, h->pc, h->ticks, h->a[0],
-		h->exit ? 0 : h->a[1], h->exit ? 0 : h->a[2], h->exit ? 0 : h->a[3]);
+	rst(&s->seq, 2*t + 1);
+	__atomic_thread_fence(__ATOMIC_RELEASE);
+	rst(&s->tid, h->tid);
+	rst(&s->exit, (uint32_t)h->exit);
+	rst(&s->pc, h->pc);
+	rst(&s->ticks, h->ticks);
+	rst(&s->a[0], h->a[0]);
+	rst(&s->a[1], h->exit ? 0 : h->a[1]);
+	rst(&s->a[2], h->exit ? 0 : h->a[2]);
+	rst(&s->a[3], h->exit ? 0 : h->a[3]);
+	ast(&s->seq, 2*t + 2);
 }
 
 /* a writer's own ring, under the ring policy: no locked instruction (wring.c) */
