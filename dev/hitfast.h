@@ -3,10 +3,11 @@
  * devfilter, devhit and devrecord (hit.c, ring.c) in one test each: a
  * trace with no predicate, no aggregation and records on (Tsel.plain),
  * the site on, the thread's watch decision made at this control
- * generation and true, its own ring under the ring policy.  Anything
- * else calls the out-of-line function, which decides as before: the
- * result is the same whichever path runs.  Needs dat.h (the Dev's
- * layout): for hosts that are built with the device.
+ * generation and true (hitplain), its own ring under the ring policy
+ * (devputfast).  Anything else the caller hands to the out-of-line
+ * function, which decides as before: the result is the same whichever
+ * path runs.  Needs dat.h (the Dev's layout): for hosts that are built
+ * with the device.
  */
 #ifndef DEVTRACE_HITFAST_H
 #define DEVTRACE_HITFAST_H
@@ -48,39 +49,6 @@ devputfast(Dev *d, const Writer *w, uint32_t tid, uint32_t exit, uint64_t pc, ui
 		exit ? 0 : a1, exit ? 0 : a2, exit ? 0 : a3);
 	ast(&r->head, t + 1);
 	return 1;
-}
-
-/* devrecord: a writer's own ring under the ring policy inline, else devrecord */
-static inline __attribute__((always_inline)) void
-devrecordfast(Dev *d, const Hit *h)
-{
-	const Writer *w = h->w;
-	uint32_t log = rld(&d->log);
-
-	if (__builtin_expect(w != 0 && w->d == d && log <= w->ringlim && w->wr != 0, 1))
-		wput(w, h, log);
-	else
-		devrecord(d, h);
-}
-
-/* devfilter */
-static inline __attribute__((always_inline)) int
-devfilterfast(Dev *d, const Tsel *sel, Hit *h)
-{
-	if (__builtin_expect(hitplain(d, sel, h->w), 1))
-		return Hrecord|Hfollow;
-	return devfilter(d, sel, h);
-}
-
-/* devhit */
-static inline __attribute__((always_inline)) int
-devhitfast(Dev *d, const Tsel *sel, Hit *h)
-{
-	if (__builtin_expect(hitplain(d, sel, h->w), 1)) {
-		devrecordfast(d, h);
-		return 1;
-	}
-	return devhit(d, sel, h);
 }
 
 #endif
