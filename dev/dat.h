@@ -176,8 +176,28 @@ struct Merge {
 /*
  * The seqlock's writer, for a slot only one thread writes: seq odd,
  * the fields, seq even.  Plain stores on x86; the fence keeps the odd
- * seq before the fields for a reader that copies meanwhile.
+ * seq before the fields for a reader that copies meanwhile.  The
+ * record's values come in registers (wslotv): read before the fence,
+ * a Hit's fields would be read again after it.
  */
+static inline __attribute__((always_inline)) void
+wslotv(Slot *s, uint64_t t, uint32_t tid, uint32_t exit, uint64_t pc, uint64_t ticks,
+	uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3)
+{
+	rst(&s->seq, 2*t + 1);
+	__atomic_thread_fence(__ATOMIC_RELEASE);
+	rst(&s->tid, tid);
+	rst(&s->exit, exit);
+	rst(&s->pc, pc);
+	rst(&s->ticks, ticks);
+	rst(&s->a[0], a0);
+	rst(&s->a[1], a1);
+	rst(&s->a[2], a2);
+	rst(&s->a[3], a3);
+	ast(&s->seq, 2*t + 2);
+}
+
+/* the same stores from a Hit (devrecord's), its fields read as they are stored */
 static inline __attribute__((always_inline)) void
 wslot(Slot *s, const Hit *h, uint64_t t)
 {
@@ -192,6 +212,17 @@ wslot(Slot *s, const Hit *h, uint64_t t)
 	rst(&s->a[2], h->exit ? 0 : h->a[2]);
 	rst(&s->a[3], h->exit ? 0 : h->a[3]);
 	ast(&s->seq, 2*t + 2);
+}
+
+/* a writer's own ring, under the ring policy: no locked instruction (wring.c) */
+static inline __attribute__((always_inline)) void
+wput(const Writer *w, const Hit *h, uint32_t log)
+{
+	Wring *r = w->wr;
+	uint64_t t = rld(&r->head);
+
+	wslot(&w->ws[t & ((1ull << log) - 1)], h, t);
+	ast(&r->head, t + 1);
 }
 
 /* Dev.policy */

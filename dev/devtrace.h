@@ -136,6 +136,7 @@ struct Tsel {
 	Prog pred;		/* a validated private copy of the trace's predicate */
 	uint32_t aggin, aggout;	/* aggregations fired at its entries, at its exits: bits of slots (dev/agg.h) */
 	uint32_t norec;		/* its hits write no records: aggregated alone */
+	uint32_t plain;		/* devtsel's: no predicate, no aggregation, records on: dev/hitfast.h's one test */
 	Aggsel agg[Naggsel];	/* the simple ones among them, checked once here (dev/agg.c) */
 };
 

@@ -91,6 +91,7 @@ devtsel(Dev *d, int slot, Tsel *sel)
 	sel->exitknown = sel->haspred == 1 &&
 		!(predvars(&sel->pred) & (1u << Vretval | 1u << Vtimestamp | 1u << Vcpu | 1u << Vdur));
 	aggtsel(d, slot, sel);
+	sel->plain = sel->haspred == 0 && (sel->aggin | sel->aggout | sel->norec) == 0;
 	return 1;
 }
 

@@ -74,17 +74,6 @@ fillslot(Dev *d, const Hit *h, uint32_t log, uint64_t t)
 	ast(&s->seq, busy + 1);
 }
 
-/* a writer's own ring, under the ring policy: no locked instruction (wring.c) */
-static inline __attribute__((always_inline)) void
-wput(const Writer *w, const Hit *h, uint32_t log)
-{
-	Wring *r = w->wr;
-	uint64_t t = rld(&r->head);
-
-	wslot(&w->ws[t & ((1ull << log) - 1)], h, t);
-	ast(&r->head, t + 1);
-}
-
 /* the ring policy's: a ticket whatever the room */
 static inline __attribute__((always_inline)) void
 put(Dev *d, const Hit *h, uint32_t log)

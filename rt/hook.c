@@ -15,6 +15,7 @@
 #include <unistd.h>
 #include "dev/host.h"
 #include "rt/rt.h"
+#include "dev/hitfast.h"
 #include "rt/thr.h"
 #include "rt/shadow.h"
 
@@ -22,26 +23,20 @@ void	devtrace_hook(uint32_t site, uintptr_t *slot, uint64_t *regs) HIDDEN;
 int	devtrace_hookfast(uint32_t site, uintptr_t *slot, uint64_t *regs) HIDDEN;
 uintptr_t	devtrace_unhook(uintptr_t *slot, uint64_t *regs) HIDDEN;
 
-/* a hit of site idx by thread t, in the runtime already: its E record, its return followed */
+/* a hit that is not the usual one (hitplain): the device decides, with a whole Hit */
 static inline __attribute__((always_inline)) void
-hookbody(Thr *t, uint32_t idx, uintptr_t *slot, uint64_t *regs, uint64_t ticks)
+hookslow(Thr *t, Dev *d, const Tsel *sel, uint32_t idx, uint64_t pc, uintptr_t *slot, uint64_t *regs, uint64_t ticks)
 {
-	View *v;
-	Dev *d;
 	Frame *f;
 	Hit h;
-	int k, r;
+	int r;
 
-	v = ald(&rt.view);
-	if (unlikely(v == NULL || v->d == NULL || idx >= v->nsite || (k = v->slot[idx]) < 0 || !v->has[k]))
-		return;
-	d = v->d;
-	hitfill(&h, t, siteat(idx)->pc, ticks, t->n, 0);
+	hitfill(&h, t, pc, ticks, t->n, 0);
 	h.a[0] = regs[Rarg0];
 	h.a[1] = regs[Rarg0 + 1];
 	h.a[2] = regs[Rarg0 + 2];
 	h.a[3] = regs[Rarg0 + 3];
-	if (!((r = devfilter(d, &v->sel[k], &h)) & Hfollow))
+	if (!((r = devfilter(d, sel, &h)) & Hfollow))
 		return;	/* dropped, or the exit decided already */
 	if (unlikely((f = shadowpush(t, d, slot, idx)) == NULL))
 		return;
@@ -49,6 +44,55 @@ hookbody(Thr *t, uint32_t idx, uintptr_t *slot, uint64_t *regs, uint64_t ticks)
 	f->ticks = ticks;
 	if (r & Hrecord)
 		devrecord(d, &h);
+}
+
+/* the usual hit's E record went past the writer's own ring: a Hit for devrecord */
+static __attribute__((noinline)) void
+recslow(Thr *t, Dev *d, uint64_t pc, uint64_t ticks, uint32_t depth, int exit, const uint64_t *a, uint64_t dur)
+{
+	Hit h;
+
+	hitfill(&h, t, pc, ticks, depth, exit);
+	h.a[0] = a[0];
+	if (!exit) {
+		h.a[1] = a[1];
+		h.a[2] = a[2];
+		h.a[3] = a[3];
+	}
+	h.dur = dur;
+	devrecord(d, &h);
+}
+
+/*
+ * A hit of site idx by thread t, in the runtime already: its E record,
+ * its return followed.  The usual hit (hitplain: no predicate, no
+ * aggregation, watched, dev/hitfast.h) fills no Hit: its record goes
+ * from registers to the writer's own ring; anything else is hookslow's.
+ */
+static inline __attribute__((always_inline)) void
+hookbody(Thr *t, uint32_t idx, uintptr_t *slot, uint64_t *regs, uint64_t ticks)
+{
+	View *v;
+	Dev *d;
+	const Tsel *sel;
+	Frame *f;
+	uint64_t pc;
+	int k;
+
+	v = ald(&rt.view);
+	if (unlikely(v == NULL || (d = v->d) == NULL || idx >= v->nsite || (k = v->slot[idx]) < 0 || !v->has[k]))
+		return;
+	sel = &v->sel[k];
+	pc = siteat(idx)->pc;
+	if (unlikely(!hitplain(d, sel, &t->w))) {
+		hookslow(t, d, sel, idx, pc, slot, regs, ticks);
+		return;
+	}
+	if (unlikely((f = shadowpush(t, d, slot, idx)) == NULL))
+		return;
+	f->ticks = ticks;
+	if (unlikely(!devputfast(d, &t->w, t->tid, 0, pc, ticks, regs[Rarg0], regs[Rarg0 + 1], regs[Rarg0 + 2], regs[Rarg0 + 3])))
+		recslow(t, d, pc, ticks, f->depth, 0, regs + Rarg0, 0);
 }
 
 /*
@@ -98,6 +142,31 @@ lost(void)
 	abort();
 }
 
+/* the X record of frame f, returning ret: the usual hit inline, as hookbody's */
+static inline __attribute__((always_inline)) void
+exitone(Thr *t, View *v, Frame *f, uint64_t ret, uint64_t ticks)
+{
+	Dev *d = v->d;
+	const Tsel *sel;
+	uint64_t pc;
+	Hit h;
+	int k;
+
+	if (f->site >= v->nsite || (k = v->slot[f->site]) < 0 || !v->has[k])
+		return;
+	sel = &v->sel[k];
+	pc = siteat(f->site)->pc;
+	if (likely(hitplain(d, sel, &t->w))) {
+		if (unlikely(!devputfast(d, &t->w, t->tid, 1, pc, ticks, ret, 0, 0, 0)))
+			recslow(t, d, pc, ticks, f->depth, 1, &ret, ticks - f->ticks);
+		return;
+	}
+	hitfill(&h, t, pc, ticks, f->depth, 1);
+	h.a[0] = ret;
+	h.dur = ticks - f->ticks;
+	devhit(d, sel, &h);
+}
+
 uintptr_t
 devtrace_unhook(uintptr_t *slot, uint64_t *regs)
 {
@@ -106,7 +175,6 @@ devtrace_unhook(uintptr_t *slot, uint64_t *regs)
 	uintptr_t real;
 	View *v;
 	Frame *top, *lo, *f;
-	Hit h;
 	int rec;
 
 	if (unlikely((uintptr_t)t <= (uintptr_t)GONE))
@@ -117,18 +185,9 @@ devtrace_unhook(uintptr_t *slot, uint64_t *regs)
 	real = top->real;
 	lo = shadowchain(t, top);
 	v = rec ? ald(&rt.view) : NULL;
-	if (likely(v && v->d)) {
-		hitfill(&h, t, 0, ticks, 0, 1);
-		h.a[0] = regs[Rret];
-		for (f = top; f >= lo; f--) {
-			if (f->site >= v->nsite || v->slot[f->site] < 0 || !v->has[v->slot[f->site]])
-				continue;
-			h.pc = siteat(f->site)->pc;
-			h.depth = f->depth;
-			h.dur = ticks - f->ticks;
-			devhit(v->d, &v->sel[v->slot[f->site]], &h);
-		}
-	}
+	if (likely(v && v->d))
+		for (f = top; f >= lo; f--)	/* a tail-call chain: one X per frame; usually one frame */
+			exitone(t, v, f, regs[Rret], ticks);
 	shadowpop(t, lo);
 	if (rec)
 		leave(t);

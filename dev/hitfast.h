@@ -1,0 +1,54 @@
+/*
+ * hitfast.h: inline helpers for a host's hook path, the common case of
+ * devfilter, devhit and devrecord (hit.c, ring.c) in one test each: a
+ * trace with no predicate, no aggregation and records on (Tsel.plain),
+ * the site on, the thread's watch decision made at this control
+ * generation and true (hitplain), its own ring under the ring policy
+ * (devputfast).  Anything else the caller hands to the out-of-line
+ * function, which decides as before: the result is the same whichever
+ * path runs.  Needs dat.h (the Dev's layout): for hosts that are built
+ * with the device.
+ */
+#ifndef DEVTRACE_HITFAST_H
+#define DEVTRACE_HITFAST_H
+
+#include "dev/dat.h"
+
+/* started, the site's trace on at its generation, the thread watched now, no predicate, no aggregation */
+static inline __attribute__((always_inline)) int
+hitplain(Dev *d, const Tsel *sel, const Writer *w)
+{
+	const Trace *t;
+
+	if (!sel->plain || !ald(&d->started) || sel->slot >= Ntrace)
+		return 0;
+	t = &d->trace[sel->slot];
+	if (rld(&t->gen) != sel->gen || !rld(&t->on))
+		return 0;
+	return w != 0 && w->d == d && w->gen == ald(&d->ctlgen) + 1 && w->watched;
+}
+
+/*
+ * devrecord's common case with no Hit: the record's fields in registers,
+ * written if the writer has its own ring under the ring policy (1); 0:
+ * nothing written, the caller fills a Hit and calls devrecord.
+ */
+static inline __attribute__((always_inline)) int
+devputfast(Dev *d, const Writer *w, uint32_t tid, uint32_t exit, uint64_t pc, uint64_t ticks,
+	uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3)
+{
+	uint32_t log = rld(&d->log);
+	Wring *r;
+	uint64_t t;
+
+	if (__builtin_expect(!(w->d == d && log <= w->ringlim && w->wr != 0), 0))
+		return 0;
+	r = w->wr;
+	t = rld(&r->head);
+	wslotv(&w->ws[t & ((1ull << log) - 1)], t, tid, exit, pc, ticks, a0,
+		exit ? 0 : a1, exit ? 0 : a2, exit ? 0 : a3);
+	ast(&r->head, t + 1);
+	return 1;
+}
+
+#endif
