@@ -216,3 +216,21 @@ symtraceable(Ksym *s)
 	}
 	return s->ok == 1;
 }
+
+/* the name of the function whose entry is pc, the first of its aliases (as want() in hooks.c takes it), or NULL */
+const char *
+symname(uint64_t pc, void *arg)
+{
+	int lo = 0, hi = nksym;
+
+	(void)arg;
+	while (lo < hi) {	/* the first at or above pc */
+		int m = lo + (hi - lo) / 2;
+
+		if (ksym[m].addr < pc)
+			lo = m + 1;
+		else
+			hi = m;
+	}
+	return lo < nksym && ksym[lo].addr == pc ? ksym[lo].name : NULL;
+}
