@@ -29,7 +29,7 @@
 #include "dev/host.h"
 
 enum {
-	Slack = 16,	/* the entry site lies this close after the symbol (endbr64, when IBT is on) */
+	Slack = 16,	/* the entry site lies this close after the symbol (past IBT's landing pad, when IBT is on) */
 };
 
 typedef struct Site Site;

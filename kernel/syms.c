@@ -15,6 +15,8 @@
 #include <linux/sort.h>
 #include <linux/string.h>
 #include <linux/vmalloc.h>
+#include <asm/nops.h>
+#include <asm/text-patching.h>
 #include "dev/lib.h"
 
 Ksym *ksym;
@@ -204,13 +206,13 @@ symdenied(const Ksym *s)
 int
 symtraceable(Ksym *s)
 {
-	static const u8 nop5[] = { 0x0f, 0x1f, 0x44, 0x00, 0x00 };
+	static const u8 nop5[] = { BYTES_NOP5 };	/* the ISA's bytes are the kernel's headers' (arch-only) */
 	u8 b[5];
 
 	if (s->ok == 0) {
 		s->ok = 2;
 		if (copy_from_kernel_nofault(b, (void *)s->addr, sizeof b) == 0 &&
-		    (b[0] == 0xe8 || memcmp(b, nop5, sizeof b) == 0) &&
+		    (b[0] == CALL_INSN_OPCODE || memcmp(b, nop5, sizeof b) == 0) &&
 		    ftrace_set_filter_ip(&probe, s->addr, 0, 1) == 0)
 			s->ok = 1;
 	}
