@@ -54,7 +54,7 @@ claim(Dev *d, uint32_t tid)
 	}
 	/* a dead owner's table: its results stay, the new owner adds to them */
 	for (i = 0; i < Naggbuf; i++)
-		if ((o = rld(&b[i].tid)) != 0 && !hostalive(o) && acas(&b[i].tid, &o, tid))
+		if ((o = rld(&b[i].tid)) != 0 && o < Tidbound && !hostalive(o) && acas(&b[i].tid, &o, tid))
 			return i + 1;
 	return Naggbuf + 1;
 }

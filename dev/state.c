@@ -196,7 +196,6 @@ devstate(Dev *d, char *buf, size_t n)
 	for (i = 0; i < nelem(counters); i++)
 		bputline(&b, counters[i].name, rld(&d->count[counters[i].counter]));
 	aggstate(d, &b, 1);
-	wstate(d, log, &b);
 	bputline(&b, "#hz ", d->hz);
 	for (i = 0; i < Nreader; i++)
 		if (d->reader[i])
@@ -216,6 +215,7 @@ devstate(Dev *d, char *buf, size_t n)
 	}
 	if (d->err[0])
 		bputc(&b, '\n');
+	wstate(d, log, &b);	/* last: on a big machine its lines are what Statemax cuts (wring.c) */
 	/* the length written, never the length it would have been: callers index with it */
 	if (b.p >= b.e)
 		b.p = b.e - 1;

@@ -79,6 +79,17 @@ devwriterbind(Dev *d, Writer *w, uint32_t ring)
 	w->ws = wslots(d, lim, n, ring);
 	ast(&r->tid, Tidbound);
 	rst(&r->used, 1);
+	/*
+	 * Its aggregation table too, bound as the ring is: a static writer
+	 * runs for many threads, so a claim by tid (agg.c) could hand its
+	 * table to another writer while it still adds to it without atomics.
+	 */
+	w->aggd = d;
+	if (ring < Naggbuf) {
+		ast(&d->aggs.buf[ring].tid, Tidbound);
+		w->aggbuf = ring + 1;
+	} else
+		w->aggbuf = Naggbuf + 1;
 	return 0;
 }
 
@@ -210,17 +221,28 @@ bkey(Buf *b, const char *key, uint64_t v)
 	bputdec(b, v);
 }
 
-/* "#ring I tid T hits H read R queued Q lost L dropped D" for each ring ever used: comments, the state still replays */
+/*
+ * "#ring I tid T hits H read R queued Q lost L dropped D" for each ring
+ * ever used: comments, the state still replays.  The state's last lines:
+ * a kernel host's 4 rings a CPU can outgrow Statemax on a big machine,
+ * so a line that might not fit whole is not begun, and one last line
+ * says how many were left out.
+ */
+enum { Ringline = 160 };	/* the longest #ring line: 5 keys of 20 digits, a ring and a tid of 10 */
 void
 wstate(Dev *d, uint32_t log, Buf *b)
 {
-	uint32_t n = hostnring(d), i;
+	uint32_t n = hostnring(d), i, cut = 0;
 	Wring *wr = wrings(d, hostlogmax(d));
 	uint64_t h, r, q, l, dr;
 
 	for (i = 0; i < n; i++) {
 		if (rld(&wr[i].used) == 0)
 			continue;
+		if (cut > 0 || b->e - b->p < 2 * Ringline) {	/* room for this line and the last */
+			cut++;
+			continue;
+		}
 		wcounts(&wr[i], 1ull << log, &h, &r, &q, &l, &dr);
 		bkey(b, "#ring ", i);
 		bkey(b, " tid ", rld(&wr[i].tid));
@@ -229,6 +251,10 @@ wstate(Dev *d, uint32_t log, Buf *b)
 		bkey(b, " queued ", q);
 		bkey(b, " lost ", l);
 		bkey(b, " dropped ", dr);
+		bputc(b, '\n');
+	}
+	if (cut > 0) {
+		bkey(b, "#rings not shown ", cut);
 		bputc(b, '\n');
 	}
 }

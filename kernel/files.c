@@ -90,6 +90,54 @@ ctlread(struct file *fp, char __user *ub, size_t n, loff_t *off)
 	return simple_read_from_buffer(ub, n, off, f->state, f->nstate);
 }
 
+/*
+ * traceaggs, traceaggraw: the text a read from 0 makes, under kctl (the
+ * device merges the writers' tables into the work area it is lent),
+ * grown until it fits; later reads take the rest of it.
+ */
+static ssize_t
+aggread(struct file *fp, char __user *ub, size_t n, loff_t *off, int form)
+{
+	Kf *f = fp->private_data;
+	size_t cap = 64 * 1024, got;
+	void *work;
+
+	if (*off == 0 || f->state == NULL) {
+		kvfree(f->state);
+		f->state = NULL;
+		if ((work = kvmalloc(devaggwork(), GFP_KERNEL)) == NULL)
+			return -ENOMEM;
+		for (;;) {
+			if ((f->state = kvmalloc(cap, GFP_KERNEL)) == NULL) {
+				kvfree(work);
+				return -ENOMEM;
+			}
+			mutex_lock(&kctl);
+			got = devaggs(kdev, work, f->state, cap, form, symname, NULL);
+			mutex_unlock(&kctl);
+			if (got < cap)
+				break;
+			kvfree(f->state);
+			cap = got + got / 2 + 1;	/* results grew between the calls: room to spare */
+		}
+		kvfree(work);
+		f->nstate = got;
+	}
+	return simple_read_from_buffer(ub, n, off, f->state, f->nstate);
+}
+
+static ssize_t
+aggsread(struct file *fp, char __user *ub, size_t n, loff_t *off)
+{
+	return aggread(fp, ub, n, off, Aprinta);
+}
+
+static ssize_t
+aggrawread(struct file *fp, char __user *ub, size_t n, loff_t *off)
+{
+	return aggread(fp, ub, n, off, Amachine);
+}
+
 static ssize_t
 ctlwrite(struct file *fp, const char __user *ub, size_t n, loff_t *off)
 {
@@ -251,6 +299,22 @@ static const struct file_operations pipefops = {
 	.llseek = no_llseek,
 };
 
+static const struct file_operations aggsfops = {
+	.owner = THIS_MODULE,
+	.open = ctlopen,
+	.read = aggsread,
+	.release = kfrelease,
+	.llseek = default_llseek,
+};
+
+static const struct file_operations aggrawfops = {
+	.owner = THIS_MODULE,
+	.open = ctlopen,
+	.read = aggrawread,
+	.release = kfrelease,
+	.llseek = default_llseek,
+};
+
 static const struct file_operations symsfops = {
 	.owner = THIS_MODULE,
 	.read = symsread,
@@ -262,6 +326,8 @@ static struct miscdevice files[] = {
 	{ .minor = MISC_DYNAMIC_MINOR, .name = "trace", .fops = &tracefops, .mode = 0600 },
 	{ .minor = MISC_DYNAMIC_MINOR, .name = "tracepipe", .fops = &pipefops, .mode = 0600 },
 	{ .minor = MISC_DYNAMIC_MINOR, .name = "tracesyms", .fops = &symsfops, .mode = 0600 },
+	{ .minor = MISC_DYNAMIC_MINOR, .name = "traceaggs", .fops = &aggsfops, .mode = 0600 },
+	{ .minor = MISC_DYNAMIC_MINOR, .name = "traceaggraw", .fops = &aggrawfops, .mode = 0600 },
 };
 
 int

@@ -29,8 +29,7 @@
 #include "dev/host.h"
 
 enum {
-	Nctx = 4,	/* task, softirq, hardirq, NMI: a hook nests only into a higher one */
-	Slack = 16,	/* the entry site lies this close after the symbol (endbr64, when IBT is on) */
+	Slack = 16,	/* the entry site lies this close after the symbol (past IBT's landing pad, when IBT is on) */
 };
 
 typedef struct Site Site;
@@ -50,13 +49,18 @@ struct Tab {
 	Site site[];
 };
 
-/* one CPU in one context: the device's Writer, the guard, the decision the kretprobe takes */
+/*
+ * One CPU in one context (k.h's Nctx: a hook nests only into a higher
+ * one): the device's Writer, bound at load to its own ring (hooksinit),
+ * the guard, the decision the kretprobe takes.
+ */
 struct Pcpu {
 	Writer w;
 	u32 tid;		/* the Writer's watch decision is this thread's: another's decides again */
 	u32 inside;
 	struct {
 		unsigned long sp, entry;
+		u64 ticks;	/* the entry's: the exit's dur */
 		u32 slot, gen, follow;
 	} pend;
 };
@@ -71,6 +75,7 @@ struct Krp {
 /* what a followed call keeps until its return */
 struct Rdata {
 	unsigned long entry;
+	u64 ticks;		/* the entry's hostticks: the exit's Hit.dur is its own minus these */
 	u32 slot, gen;
 };
 
@@ -122,6 +127,7 @@ hitinit(Hit *h, Pcpu *p)
 	h->tid = c->pid;
 	h->pid = c->tgid;
 	h->depth = 0;
+	h->dur = 0;
 	if (p->tid != h->tid) {
 		p->w.gen = 0;	/* the cached watch decision was another thread's */
 		p->tid = h->tid;
@@ -172,6 +178,7 @@ entryhook(unsigned long ip, unsigned long pip, struct ftrace_ops *op, struct ftr
 		p->pend.entry = s->entry;
 		p->pend.slot = s->slot;
 		p->pend.gen = t->sel[s->slot].gen;
+		p->pend.ticks = h.ticks;
 		p->pend.follow = 1;
 	}
 done:
@@ -194,6 +201,7 @@ retentry(struct kretprobe_instance *ri, struct pt_regs *regs)
 	rd->entry = k->entry;
 	rd->slot = p->pend.slot;
 	rd->gen = p->pend.gen;
+	rd->ticks = p->pend.ticks;
 	return 0;
 }
 
@@ -217,6 +225,7 @@ retexit(struct kretprobe_instance *ri, struct pt_regs *regs)
 		hitinit(&h, p);
 		h.pc = rd->entry;
 		h.exit = 1;
+		h.dur = h.ticks - rd->ticks;
 		h.a[0] = regs_return_value(regs);
 		h.a[1] = h.a[2] = h.a[3] = 0;
 		if (devhit(d, &t->sel[rd->slot], &h))
@@ -440,9 +449,16 @@ hooksoff(void)
 	mutex_unlock(&kctl);
 }
 
+/* each CPU's Writers on their rings, for good: CPU c's context x writes ring Nctx*c + x */
 int
 hooksinit(void)
 {
+	int c, x, e;
+
+	for_each_possible_cpu(c)
+		for (x = 0; x < Nctx; x++)
+			if ((e = devwriterbind(kdev, &per_cpu(pcpu, c)[x].w, Nctx * c + x)) != 0)
+				return -e;
 	return 0;
 }
 

@@ -59,6 +59,13 @@ hostlogmax(const struct Dev *d)
 }
 
 uint32_t
+hostnring(const struct Dev *d)
+{
+	(void)d;
+	return knring;
+}
+
+uint32_t
 hostppid(void)
 {
 	uint32_t p;

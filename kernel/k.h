@@ -9,8 +9,10 @@
 #include <linux/wait.h>
 #include "dev/devtrace.h"
 
+enum { Nctx = 4 };	/* task, softirq, hardirq, NMI: a Writer and a ring each, per CPU */
+
 extern Dev *kdev;
-extern uint32_t klogmax;
+extern uint32_t klogmax, knring;	/* the ring size and count kdev was made with: hostlogmax, hostnring */
 extern struct mutex kctl;
 
 /* syms.c: the kernel's functions, from /proc/kallsyms, sorted by address */
@@ -29,6 +31,7 @@ void	symsfree(void);
 const char	*symstext(size_t *n);	/* the symbol file: "pc name object" lines */
 const char	*symdenied(const Ksym *s);	/* why it may never be traced, or NULL */
 int	symtraceable(Ksym *s);		/* an ftrace location (asked of ftrace once) */
+const char	*symname(uint64_t pc, void *arg);	/* a func key's name, for devaggs */
 
 /* hooks.c: the entry hook (ftrace_ops), the exits (kretprobes) */
 int	hooksapply(char *why, size_t n, int *bad);	/* make the sites what the device says; 0 or errno, why set, *bad the trace at fault */

@@ -10,12 +10,18 @@
 #include <linux/vmalloc.h>
 #include <asm/tsc.h>
 
-static int logmax = 16;
+/*
+ * 13: 8192 records (512 KiB) a ring, 4 rings a CPU (task, softirq,
+ * hardirq, NMI) and the shared one, all vmalloc'd and zeroed at load:
+ * 2 MiB a CPU, about ftrace's 1.4 MiB a CPU.  logmax=16 as user space's
+ * default costs 16 MiB a CPU.
+ */
+static int logmax = 13;
 module_param(logmax, int, 0444);
-MODULE_PARM_DESC(logmax, "largest ring, log2 records (4..20; size up to it at run time)");
+MODULE_PARM_DESC(logmax, "ring size, log2 records, of each of the 4 rings a CPU (4..20; size up to it at run time)");
 
 Dev *kdev;
-uint32_t klogmax;
+uint32_t klogmax, knring;
 DEFINE_MUTEX(kctl);
 
 static int __init
@@ -28,11 +34,16 @@ devtraceinit(void)
 	if ((e = symsload()) != 0)
 		return e;
 	klogmax = logmax;
-	if ((kdev = vzalloc(devsize(logmax))) == NULL) {
+	knring = Nctx * nr_cpu_ids;	/* a ring per CPU and context: hooks.c binds each Writer to its own */
+	if (knring > Nringmax) {
+		symsfree();
+		return -EINVAL;
+	}
+	if ((kdev = vzalloc(devsize(logmax, knring))) == NULL) {
 		symsfree();
 		return -ENOMEM;
 	}
-	devinit(kdev, logmax, (uint64_t)tsc_khz * 1000);
+	devinit(kdev, logmax, knring, (uint64_t)tsc_khz * 1000);
 	if ((e = hooksinit()) != 0)
 		goto bad;
 	if ((e = filesinit()) != 0) {

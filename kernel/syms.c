@@ -15,6 +15,8 @@
 #include <linux/sort.h>
 #include <linux/string.h>
 #include <linux/vmalloc.h>
+#include <asm/nops.h>
+#include <asm/text-patching.h>
 #include "dev/lib.h"
 
 Ksym *ksym;
@@ -204,15 +206,33 @@ symdenied(const Ksym *s)
 int
 symtraceable(Ksym *s)
 {
-	static const u8 nop5[] = { 0x0f, 0x1f, 0x44, 0x00, 0x00 };
+	static const u8 nop5[] = { BYTES_NOP5 };	/* the ISA's bytes are the kernel's headers' (arch-only) */
 	u8 b[5];
 
 	if (s->ok == 0) {
 		s->ok = 2;
 		if (copy_from_kernel_nofault(b, (void *)s->addr, sizeof b) == 0 &&
-		    (b[0] == 0xe8 || memcmp(b, nop5, sizeof b) == 0) &&
+		    (b[0] == CALL_INSN_OPCODE || memcmp(b, nop5, sizeof b) == 0) &&
 		    ftrace_set_filter_ip(&probe, s->addr, 0, 1) == 0)
 			s->ok = 1;
 	}
 	return s->ok == 1;
+}
+
+/* the name of the function whose entry is pc, the first of its aliases (as want() in hooks.c takes it), or NULL */
+const char *
+symname(uint64_t pc, void *arg)
+{
+	int lo = 0, hi = nksym;
+
+	(void)arg;
+	while (lo < hi) {	/* the first at or above pc */
+		int m = lo + (hi - lo) / 2;
+
+		if (ksym[m].addr < pc)
+			lo = m + 1;
+		else
+			hi = m;
+	}
+	return lo < nksym && ksym[lo].addr == pc ? ksym[lo].name : NULL;
 }

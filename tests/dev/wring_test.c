@@ -432,6 +432,51 @@ test_resize(void **unused)
 }
 
 /* a host's static writers: bound to a ring each, never claimed by a thread */
+/*
+ * A kernel host's 4 rings a CPU, Nringmax of them all bound: the state
+ * stays under Statemax with its own lines whole (the #error after a
+ * refusal included); the #ring lines come last, whole, and one more
+ * line says how many did not fit.  Each bound writer has its own
+ * aggregation table while there are (ring < Naggbuf), which no thread's
+ * claim takes, even with its owner's tid unknown to hostalive.
+ */
+static void
+test_bind_many(void **unused)
+{
+	Dev *d = newdevn(Logmin, Nringmax);
+	static Writer w[Nringmax];
+	Writer t = { 0 };
+	Hit h = { .pc = 0x1000, .tid = 7, .pid = 7, .w = &t };
+	char *s, *cut, *e;
+	int i, shown = 0;
+
+	(void)unused;
+	for (i = 0; i < Nringmax; i++)
+		assert_int_equal(devwriterbind(d, &w[i], i), 0);
+	assert_int_equal(w[0].aggbuf, 1);
+	assert_int_equal(w[Naggbuf - 1].aggbuf, Naggbuf);
+	assert_int_equal(w[Naggbuf].aggbuf, Naggbuf + 1);	/* the shared table */
+	assert_int_equal(ctl(d, "trace 1000 2000 new a\nagg a entry @n = count()\ntrace a on\nstart"), 0);
+	assert_true(devtsel(d, 0, &sel));
+	testdead = Tidbound;
+	devhit(d, &sel, &h);
+	testdead = 0;
+	assert_int_equal(t.aggbuf, Naggbuf + 1);	/* every own table is bound */
+	assert_int_not_equal(ctl(d, "trace nosuch new a"), 0);
+	s = state(d);
+	assert_true(strlen(s) < Statemax);
+	assert_non_null(strstr(s, "\n#error "));
+	assert_true(strstr(s, "\n#error ") < strstr(s, "\n#ring 0 tid 2147483648 hits 0 read 0 queued 0 lost 0 dropped 0\n"));
+	for (e = s; (e = strstr(e, "\n#ring ")) != NULL; e++)
+		shown++;
+	assert_true(shown > 100);
+	assert_true(shown < Nringmax);
+	assert_non_null(cut = strstr(s, "\n#rings not shown "));
+	assert_int_equal(strtoul(cut + 18, &e, 10), Nringmax - shown);
+	assert_string_equal(e, "\n");
+	free(d);
+}
+
 static void
 test_bind(void **unused)
 {
@@ -569,6 +614,7 @@ main(void)
 		cmocka_unit_test(test_resize),
 		cmocka_unit_test(test_bind),
 		cmocka_unit_test(test_many_rings),
+		cmocka_unit_test(test_bind_many),
 		cmocka_unit_test(test_hostile),
 		cmocka_unit_test(test_state_replays),
 	};
