@@ -542,7 +542,8 @@ catfile(Cmd *c, const char *path)
 				goto nomem;
 		}
 	}
-	qsort(v, nsrc, sizeof v[0], bysrc);
+	if (nsrc > 1)	/* v is nil with no chunk: qsort may not be given nil */
+		qsort(v, nsrc, sizeof v[0], bysrc);
 	rc = merge(v, nsrc) < 0 || why != NULL;
 	goto out;
 nomem:
