@@ -197,12 +197,10 @@ wslotv(Slot *s, uint64_t t, uint32_t tid, uint32_t exit, uint64_t pc, uint64_t t
 	ast(&s->seq, 2*t + 2);
 }
 
-/* the same stores from a Hit (devrecord's), its fields read as they are stored */
+/* a record's fields from a Hit, between the seq that claims the slot and the one that publishes it */
 static inline __attribute__((always_inline)) void
-wslot(Slot *s, const Hit *h, uint64_t t)
+slotfields(Slot *s, const Hit *h)
 {
-	rst(&s->seq, 2*t + 1);
-	__atomic_thread_fence(__ATOMIC_RELEASE);
 	rst(&s->tid, h->tid);
 	rst(&s->exit, (uint32_t)h->exit);
 	rst(&s->pc, h->pc);
@@ -211,6 +209,15 @@ wslot(Slot *s, const Hit *h, uint64_t t)
 	rst(&s->a[1], h->exit ? 0 : h->a[1]);
 	rst(&s->a[2], h->exit ? 0 : h->a[2]);
 	rst(&s->a[3], h->exit ? 0 : h->a[3]);
+}
+
+/* the same stores from a Hit (devrecord's), its fields read as they are stored */
+static inline __attribute__((always_inline)) void
+wslot(Slot *s, const Hit *h, uint64_t t)
+{
+	rst(&s->seq, 2*t + 1);
+	__atomic_thread_fence(__ATOMIC_RELEASE);
+	slotfields(s, h);
 	ast(&s->seq, 2*t + 2);
 }
 
@@ -239,6 +246,18 @@ enum {
 void	corrupt(Dev *d);
 
 /* ring.c */
+/* policy block's wait for the reader, one per blocked write: ring.c's blockwait */
+enum {
+	Napmin = 20*1000,	/* a blocked writer's first sleep, ns; doubled up to */
+	Napmax = 1000*1000,	/* this: a reader woken from a stop is seen within a ms */
+};
+typedef struct Blockwait Blockwait;
+struct Blockwait {
+	uint64_t seen;		/* the reader's tail when the bound started */
+	uint64_t since;		/* then, host nsec; 0: not waited yet */
+	uint64_t nap;		/* the next sleep */
+};
+int	blockwait(Blockwait *b, uint64_t *stalled, uint64_t tail, uint32_t waitms);
 uint32_t	ringcheck(Dev *d);	/* damage repaired and counted; the log to use */
 void	ringreset(Dev *d, int log);
 void	ringstats(Dev *d, uint32_t log, uint64_t *hits, uint64_t *queued, uint64_t *lost, uint64_t *dropped);

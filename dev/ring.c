@@ -39,8 +39,6 @@
 
 enum {
 	Stucknsec = 20*1000*1000,	/* a ticket unfinished this long is lost */
-	Napmin = 20*1000,		/* a blocked writer's first sleep, ns; doubled up to */
-	Napmax = 1000*1000,		/* this: a reader woken from a stop is seen within a ms */
 };
 
 /* write the record of ticket t into a ring of 1<<log slots, log checked */
@@ -56,14 +54,7 @@ fillslot(Dev *d, const Hit *h, uint32_t log, uint64_t t)
 		if ((old & 1) || old >= busy)
 			return;
 	while (!acas(&s->seq, &old, busy));
-	rst(&s->tid, h->tid);
-	rst(&s->exit, (uint32_t)h->exit);
-	rst(&s->pc, h->pc);
-	rst(&s->ticks, h->ticks);
-	rst(&s->a[0], h->a[0]);
-	rst(&s->a[1], h->exit ? 0 : h->a[1]);
-	rst(&s->a[2], h->exit ? 0 : h->a[2]);
-	rst(&s->a[3], h->exit ? 0 : h->a[3]);
+	slotfields(s, h);
 	/*
 	 * A store, not a second CAS (locked instructions are most of a
 	 * record's cost): a reader takes a busy slot back only from a dead
@@ -114,6 +105,34 @@ drop(Dev *d, const Hit *h)
 }
 
 /*
+ * block's wait for the reader, for the shared ring and a writer's own
+ * (wring.c): 1 when it slept and the caller should look again; 0 when
+ * the reader is taken as stalled at tail (*stalled marked now or by
+ * another writer before): give up.  The bound starts again whenever
+ * the tail moves.
+ */
+int
+blockwait(Blockwait *b, uint64_t *stalled, uint64_t tail, uint32_t waitms)
+{
+	uint64_t now;
+
+	if (rld(stalled) == tail + 1)
+		return 0;
+	now = hostnsec();
+	if (b->since == 0 || tail != b->seen) {	/* the first wait, or the reader moved */
+		b->since = now ? now : 1;
+		b->seen = tail;
+	} else if (now - b->since >= (uint64_t)waitms * 1000000) {
+		ast(stalled, tail + 1);
+		return 0;
+	}
+	hostwait(b->nap);
+	if (b->nap < Napmax)
+		b->nap *= 2;
+	return 1;
+}
+
+/*
  * block: wait for room, sleeping (no lock held: the hook path has none)
  * while the reader makes progress; once the tail has stood still for
  * waitms, mark the reader stalled there and drop.  Writers that find it
@@ -123,7 +142,8 @@ drop(Dev *d, const Hit *h)
 static void
 recordblock(Dev *d, const Hit *h, uint32_t lim, uint32_t waitms)
 {
-	uint64_t t, tail, seen = 0, since = 0, now, nap = Napmin;
+	Blockwait b = { 0, 0, Napmin };
+	uint64_t t, tail;
 	uint32_t log;
 
 	for (;;) {
@@ -136,19 +156,8 @@ recordblock(Dev *d, const Hit *h, uint32_t lim, uint32_t waitms)
 			fillslot(d, h, log, t);
 			return;
 		}
-		if (rld(&d->stalled) == tail + 1)
+		if (!blockwait(&b, &d->stalled, tail, waitms))
 			break;
-		now = hostnsec();
-		if (since == 0 || tail != seen) {	/* the first wait, or the reader moved: the bound starts again */
-			since = now ? now : 1;
-			seen = tail;
-		} else if (now - since >= (uint64_t)waitms * 1000000) {
-			ast(&d->stalled, tail + 1);
-			break;
-		}
-		hostwait(nap);
-		if (nap < Napmax)
-			nap *= 2;
 	}
 	drop(d, h);
 }

@@ -28,11 +28,6 @@
 #include "dev/lib.h"
 #include "dev/host.h"
 
-enum {
-	Napmin = 20*1000,	/* a blocked writer's first sleep, ns; doubled up to */
-	Napmax = 1000*1000,	/* this */
-};
-
 /* a ring for the writer: its id's, a free one, a dead owner's; none: the shared ring */
 void
 wclaim(Dev *d, Writer *w, uint32_t tid)
@@ -103,7 +98,8 @@ void
 wrecord(Dev *d, const Writer *w, const Hit *h, uint32_t log, uint32_t policy, uint32_t waitms)
 {
 	Wring *r = w->wr;
-	uint64_t t, tail, cap, seen = 0, since = 0, now, nap = Napmin;
+	Blockwait b = { 0, 0, Napmin };
+	uint64_t t, tail, cap;
 
 	for (;;) {
 		cap = 1ull << log;
@@ -115,19 +111,8 @@ wrecord(Dev *d, const Writer *w, const Hit *h, uint32_t log, uint32_t policy, ui
 			ast(&r->head, t + 1);
 			return;
 		}
-		if (policy != Pblock || rld(&r->stalled) == tail + 1)
+		if (policy != Pblock || !blockwait(&b, &r->stalled, tail, waitms))
 			break;
-		now = hostnsec();
-		if (since == 0 || tail != seen) {	/* the first wait, or the reader moved: the bound starts again */
-			since = now ? now : 1;
-			seen = tail;
-		} else if (now - since >= (uint64_t)waitms * 1000000) {
-			ast(&r->stalled, tail + 1);
-			break;
-		}
-		hostwait(nap);
-		if (nap < Napmax)
-			nap *= 2;
 		/* a size may come while we wait: the ring's size as it is now, checked */
 		if ((log = rld(&d->log)) > w->lim) {
 			aadd(&d->count[Ccorrupt], 1);
