@@ -60,6 +60,12 @@ demo:
 	tools/demo
 .PHONY: demo
 
+# the README's Quick start in two fresh Debian 12 systems (debootstrap;
+# as root): make test then make demo, and make demo first.  .ci/run runs it.
+test-fresh:
+	tools/test-fresh
+.PHONY: test-fresh
+
 # make install: a tree like the checkout's, under PREFIX.  devtrace run
 # and devtrace-cc find the runtime at ../lib beside their bin/, and the
 # scripts and plots find their helpers (scripts/lib, plots/*.gp, *.awk)
