@@ -22,11 +22,13 @@ teardown() {
 	devtrace stop 2>/dev/null || true
 	if mounted "$D"; then
 		umount -l "$D" 2>/dev/null || fusermount3 -u -z "$D" 2>/dev/null || true
-		[ -z "$EXTRA" ] || rm -rf "$EXTRA"
+		# shellcheck disable=SC2086 # EXTRA: paths, one a word
+		rm -rf $EXTRA
 		echo "stale mount left on $D" >&2
 		return 1
 	fi
-	[ -z "$EXTRA" ] || rm -rf "$EXTRA"
+	# shellcheck disable=SC2086
+	rm -rf $EXTRA
 }
 
 mounted() {

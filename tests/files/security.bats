@@ -117,24 +117,29 @@ err" ]
 }
 
 # a device directory another user may make files in: nobody's server runs there
+# userdir: ud, a device directory of nobody's, and NB, the commands where
+# nobody can run them: a root's checkout (in /root, 0700) is out of reach
 userdir() {
 	W=$(mktemp -d)
 	chmod 755 "$W"
 	install -d -o nobody "$W/u"
+	install -d "$W/bin"
+	cp "$BIN/devtraced" "$BIN/devtrace" "$W/bin/"
 	EXTRA="$EXTRA $W"
-	echo "$W/u/dev"
+	ud=$W/u/dev
+	NB=$W/bin
 }
 
 @test "without a runtime directory a user's files are in /dev/shm/devtrace-UID, 0700, files 0600" {
 	u=$(id -u nobody)
 	rm -rf "/dev/shm/devtrace-$u" "/run/user/$u"
-	ud=$(userdir)
+	userdir
 	EXTRA="$EXTRA /dev/shm/devtrace-$u"
 	h=$(fnv "$ud")
-	run nobody env DEVTRACE_DIR="$ud" "$BIN/devtraced" -F
+	run nobody env DEVTRACE_DIR="$ud" "$NB/devtraced" -F
 	assert_success
 	# shellcheck disable=SC2034 # read by teardown in helper.bash
-	BGPIDS=$(nobody env DEVTRACE_DIR="$ud" "$BIN/devtrace" status | awk '{ print $3 }')
+	BGPIDS=$(nobody env DEVTRACE_DIR="$ud" "$NB/devtrace" status | awk '{ print $3 }')
 	run stat -c '%a %U %F' "/dev/shm/devtrace-$u"
 	assert_output "700 nobody directory"
 	run find "/dev/shm/devtrace-$u" -mindepth 1 -printf '%f %m %u %y\n'
@@ -142,7 +147,7 @@ userdir() {
 	assert_output "$h 600 nobody f
 $h.lock 600 nobody f
 $h.syms 600 nobody f"
-	run nobody env DEVTRACE_DIR="$ud" "$BIN/devtrace" stop
+	run nobody env DEVTRACE_DIR="$ud" "$NB/devtrace" stop
 	assert_success
 }
 
@@ -150,13 +155,13 @@ $h.syms 600 nobody f"
 	u=$(id -u nobody)
 	rm -rf "/dev/shm/devtrace-$u" "/run/user/$u"
 	install -d -m 700 -o nobody "/run/user/$u"
-	ud=$(userdir)
+	userdir
 	EXTRA="$EXTRA /run/user/$u"
 	h=$(fnv "$ud")
-	run nobody env DEVTRACE_DIR="$ud" "$BIN/devtraced" -F
+	run nobody env DEVTRACE_DIR="$ud" "$NB/devtraced" -F
 	assert_success
 	# shellcheck disable=SC2034 # read by teardown in helper.bash
-	BGPIDS=$(nobody env DEVTRACE_DIR="$ud" "$BIN/devtrace" status | awk '{ print $3 }')
+	BGPIDS=$(nobody env DEVTRACE_DIR="$ud" "$NB/devtrace" status | awk '{ print $3 }')
 	run stat -c '%a %U %F' "/run/user/$u/devtrace.shm"
 	assert_output "700 nobody directory"
 	run find "/run/user/$u/devtrace.shm" -mindepth 1 -printf '%f %m %u %y\n'
@@ -166,26 +171,26 @@ $h.lock 600 nobody f
 $h.syms 600 nobody f"
 	run test -e "/dev/shm/devtrace-$u"
 	assert_failure
-	run nobody env DEVTRACE_DIR="$ud" "$BIN/devtrace" stop
+	run nobody env DEVTRACE_DIR="$ud" "$NB/devtrace" stop
 	assert_success
 }
 
 @test "a link or a directory another user plants at /dev/shm/devtrace-UID is refused, not followed or used" {
 	u=$(id -u nobody)
 	rm -rf "/dev/shm/devtrace-$u" "/run/user/$u"
-	ud=$(userdir)
+	userdir
 	trap_=$(mktemp -d)
 	chmod 777 "$trap_"
 	EXTRA="$EXTRA $trap_ /dev/shm/devtrace-$u"
 	setpriv --reuid=12345 --regid=12345 --clear-groups ln -s "$trap_" "/dev/shm/devtrace-$u"
-	run nobody env DEVTRACE_DIR="$ud" "$BIN/devtraced" -F
+	run nobody env DEVTRACE_DIR="$ud" "$NB/devtraced" -F
 	assert_failure 1
 	assert_output "devtraced: /dev/shm/devtrace-$u: Not a directory (it must be a directory of yours that no one else may write)"
 	run find "$trap_" -mindepth 1
 	assert_output ""
 	rm "/dev/shm/devtrace-$u"
 	setpriv --reuid=12345 --regid=12345 --clear-groups mkdir -m 777 "/dev/shm/devtrace-$u"
-	run nobody env DEVTRACE_DIR="$ud" "$BIN/devtraced" -F
+	run nobody env DEVTRACE_DIR="$ud" "$NB/devtraced" -F
 	assert_failure 1
 	assert_output "devtraced: /dev/shm/devtrace-$u: Operation not permitted (it must be a directory of yours that no one else may write)"
 	run find "/dev/shm/devtrace-$u" -mindepth 1

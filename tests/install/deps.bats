@@ -7,6 +7,12 @@ setup() {
 	# bats's private one
 	FAKE=$(mktemp -d /tmp/devtrace-fakedeps.XXXXXX)
 	chmod 755 "$FAKE"
+	# and the tree: a root's checkout (in /root, 0700) is out of its reach;
+	# the sources only, as make reads them before it builds anything
+	TREE=$FAKE/tree
+	mkdir "$TREE"
+	tar -C "$ROOT" --exclude=./.git --exclude=./build --exclude='./build-*' \
+		--exclude=./bin --exclude=./lib --exclude=./bench/src -cf - . | tar -C "$TREE" -xf -
 	# dpkg-query -W -f FORMAT QUERY...: as dpkg's own, one status line per
 	# installed match, exit 1 if a query matched nothing.  A package is
 	# installed for every architecture but `all`, unless named in
@@ -61,19 +67,19 @@ asnobody() {
 }
 
 @test "install-deps, not root, packages missing: one line naming them and the command, exit 1" {
-	run asnobody FAKE_MISSING='mandoc libfuse3-dev' "$ROOT/tools/install-deps"
+	run asnobody FAKE_MISSING='mandoc libfuse3-dev' "$TREE/tools/install-deps"
 	assert_failure 1
 	assert_output 'install-deps: missing Debian packages: libfuse3-dev:amd64 mandoc:amd64; install them as root with: apt-get install libfuse3-dev:amd64 mandoc:amd64'
 }
 
 @test "install-deps, not root, nothing missing: prints nothing, exit 0" {
-	run asnobody FAKE_MISSING= "$ROOT/tools/install-deps"
+	run asnobody FAKE_MISSING= "$TREE/tools/install-deps"
 	assert_success
 	assert_output ''
 }
 
 @test "install-deps as root installs only what is missing, with apt-get" {
-	run env PATH="$FAKE:$PATH" FAKE_MISSING='mandoc fuse3' "$ROOT/tools/install-deps"
+	run env PATH="$FAKE:$PATH" FAKE_MISSING='mandoc fuse3' "$TREE/tools/install-deps"
 	assert_success
 	assert_output ''
 	run cat "$FAKE_LOG"
@@ -82,7 +88,7 @@ install -y -qq fuse3:amd64 mandoc:amd64'
 }
 
 @test "install-deps as root: only the arm64 libelf-dev installed, the native one is installed" {
-	run env PATH="$FAKE:$PATH" FAKE_MISSING= FAKE_ONLY=libelf-dev:arm64 "$ROOT/tools/install-deps"
+	run env PATH="$FAKE:$PATH" FAKE_MISSING= FAKE_ONLY=libelf-dev:arm64 "$TREE/tools/install-deps"
 	assert_success
 	run cat "$FAKE_LOG"
 	assert_output 'update -qq
@@ -90,13 +96,13 @@ install -y -qq libelf-dev:amd64'
 }
 
 @test "install-deps, not root, only the native libelf-dev and no arm64 in dpkg: the arm64 one, with the command that adds the architecture" {
-	run asnobody FAKE_MISSING= FAKE_ONLY=libelf-dev:amd64 FAKE_FOREIGN= "$ROOT/tools/install-deps"
+	run asnobody FAKE_MISSING= FAKE_ONLY=libelf-dev:amd64 FAKE_FOREIGN= "$TREE/tools/install-deps"
 	assert_failure 1
 	assert_output 'install-arm64-deps: missing Debian packages: libelf-dev:arm64; install them as root with: dpkg --add-architecture arm64 && apt-get update && apt-get install libelf-dev:arm64'
 }
 
 @test "install-deps as root adds the arm64 architecture before it installs an arm64 package" {
-	run env PATH="$FAKE:$PATH" FAKE_MISSING= FAKE_ONLY=libelf-dev:amd64 FAKE_FOREIGN= "$ROOT/tools/install-deps"
+	run env PATH="$FAKE:$PATH" FAKE_MISSING= FAKE_ONLY=libelf-dev:amd64 FAKE_FOREIGN= "$TREE/tools/install-deps"
 	assert_success
 	run cat "$FAKE_LOG"
 	assert_output 'dpkg --add-architecture arm64
@@ -105,34 +111,34 @@ install -y -qq libelf-dev:arm64'
 }
 
 @test "install-deps: an Architecture: all package is found as PKG:all" {
-	run asnobody FAKE_MISSING= FAKE_ONLY=bats:all "$ROOT/tools/install-deps"
+	run asnobody FAKE_MISSING= FAKE_ONLY=bats:all "$TREE/tools/install-deps"
 	assert_success
 	assert_output ''
 }
 
 @test "install-deps as root with nothing missing runs no apt-get" {
-	run env PATH="$FAKE:$PATH" FAKE_MISSING= "$ROOT/tools/install-deps"
+	run env PATH="$FAKE:$PATH" FAKE_MISSING= "$TREE/tools/install-deps"
 	assert_success
 	assert_output ''
 	assert [ ! -e "$FAKE_LOG" ]
 }
 
 @test "make test, not root, a package missing: stops before building, with one line" {
-	run asnobody FAKE_MISSING=libfuse3-dev make --no-print-directory -C "$ROOT" test
+	run asnobody FAKE_MISSING=libfuse3-dev make --no-print-directory -C "$TREE" test
 	assert_failure 2
 	assert_equal "${#lines[@]}" 1
 	assert_output --regexp '^Makefile:[0-9]+: \*\*\* install-deps: missing Debian packages: libfuse3-dev:amd64; install them as root with: apt-get install libfuse3-dev:amd64\.  Stop\.$'
 }
 
 @test "make test INSTALL_DEPS=: skips the check" {
-	run asnobody FAKE_MISSING=libfuse3-dev make --no-print-directory -C "$ROOT" -n test INSTALL_DEPS=:
+	run asnobody FAKE_MISSING=libfuse3-dev make --no-print-directory -C "$TREE" -n test INSTALL_DEPS=:
 	assert_success
 	refute_output --partial 'missing Debian packages'
 	assert_line --partial 'tests/tapsum'
 }
 
 @test "make demo, not root, a package missing: stops before building, with one line" {
-	run asnobody FAKE_MISSING=libfuse3-dev make --no-print-directory -C "$ROOT" demo
+	run asnobody FAKE_MISSING=libfuse3-dev make --no-print-directory -C "$TREE" demo
 	assert_failure 2
 	assert_equal "${#lines[@]}" 1
 	assert_output --regexp '^Makefile:[0-9]+: \*\*\* install-deps: missing Debian packages: libfuse3-dev:amd64; install them as root with: apt-get install libfuse3-dev:amd64\.  Stop\.$'
