@@ -6,7 +6,7 @@ DEVTRACED_OBJ = $(B)/cmd/devtraced.o $(B)/cmd/fs.o $(B)/cmd/mnt.o $(B)/cmd/live.
 DEVTRACE_OBJ = $(B)/cmd/devtrace.o $(B)/cmd/run.o $(B)/cmd/record.o $(B)/cmd/live.o $(B)/cmd/aggs.o
 
 # dev/ and host/ rules come after ours, so their names are spelled out here
-CMD_LIBS = $(B)/host/linux.o $(B)/host/shm.o $(B)/libdev.a
+CMD_LIBS = $(HOST_OBJ) $(B)/libdev.a
 
 $(B)/cmd/devtraced.o $(B)/cmd/fs.o $(B)/cmd/mnt.o: ALL_CFLAGS += $(FUSE_CFLAGS)
 
