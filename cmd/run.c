@@ -36,7 +36,7 @@ struct Run {
 	char *pred;		/* -p: attached to every trace made */
 	char *out;		/* -o: the raw records go here */
 	int show;		/* -v: print each line written to tracectl */
-	char *dir;
+	const char *dir;
 	Shm *s;
 	char name[Nglob][Namelen];	/* the traces made, in order */
 	int nmade;
@@ -587,7 +587,7 @@ xrun(Cmd *c, int argc, char **argv)
 		fprintf(stderr, "%s", Usage);
 		return 2;
 	}
-	r->dir = (char *)clientdir();
+	r->dir = clientdir();
 	if (!opts)
 		return plainrun(r->dir, argv + optind);
 	return session(r, argv + optind);

@@ -114,27 +114,33 @@ forget(Dev *d)
 			__atomic_store_n(&maps[i].d, NULL, __ATOMIC_RELEASE);
 }
 
-/* 0 for a block this process did not map: then every size in it is damage */
-uint32_t
-hostlogmax(const Dev *d)
+/* d's entry, or -1 for a block this process did not map */
+static int
+mapof(const Dev *d)
 {
 	int i;
 
 	for (i = 0; i < Nmap; i++)
 		if (__atomic_load_n(&maps[i].d, __ATOMIC_ACQUIRE) == d)
-			return maps[i].logmax;
-	return 0;
+			return i;
+	return -1;
+}
+
+/* 0 for a block this process did not map: then every size in it is damage */
+uint32_t
+hostlogmax(const Dev *d)
+{
+	int i = mapof(d);
+
+	return i < 0 ? 0 : maps[i].logmax;
 }
 
 uint32_t
 hostnring(const Dev *d)
 {
-	int i;
+	int i = mapof(d);
 
-	for (i = 0; i < Nmap; i++)
-		if (__atomic_load_n(&maps[i].d, __ATOMIC_ACQUIRE) == d)
-			return maps[i].nring;
-	return 0;
+	return i < 0 ? 0 : maps[i].nring;
 }
 
 /* l and nring: the sizes the block was made with, checked against the mapping's size by the caller */
