@@ -94,15 +94,19 @@ infolder() {
 @test "every file of rt/, host/, cmd/ and dev/ is in its graph" {
 	# shellcheck disable=SC2086
 	run infolder rt $RTOBJ
+	assert_success
 	assert_output ""
 	# shellcheck disable=SC2086
 	run infolder host $HOSTOBJ
+	assert_success
 	assert_output ""
 	# shellcheck disable=SC2086
 	run infolder cmd $CMDOBJ
+	assert_success
 	assert_output ""
 	# shellcheck disable=SC2086
 	run infolder dev $DEVOBJ
+	assert_success
 	assert_output ""
 }
 
