@@ -75,7 +75,7 @@ statehas(const char *st, const char *line)
 int
 statetrace(const char *st, const char *spec, const char *name, Statetrace *t)
 {
-	const char *l, *sp, *nm;
+	const char *l, *sp, *nm, *q;
 	size_t n;
 
 	while ((l = nextline(&st, &n)) != NULL) {
@@ -86,7 +86,10 @@ statetrace(const char *st, const char *spec, const char *name, Statetrace *t)
 			;
 		if (nm == l + 6 || memchr(nm, ' ', l + n - nm) != NULL)
 			continue;
+		/* SPEC is one word or two: a pred line's " new " is inside its /EXPR/ */
 		sp = l + 6;
+		if ((q = memchr(sp, ' ', nm - 5 - sp)) != NULL && memchr(q + 1, ' ', nm - 5 - (q + 1)) != NULL)
+			continue;
 		if (spec && !linesays(sp, nm - 5 - sp, "", 0, spec))
 			continue;
 		if (name && !linesays(nm, l + n - nm, "", 0, name))
