@@ -17,7 +17,7 @@ $(B)/bench/floor: $(B)/bench/floor.o
 $(B)/bench/retpred: $(B)/bench/retpred.o $(RETLEAF)
 	$(CC) $(CFLAGS) -o $@ $^
 
-$(B)/bench/writers: $(B)/bench/writers.o $(B)/host/linux.o $(B)/host/shm.o $(B)/libdev.a
+$(B)/bench/writers: $(B)/bench/writers.o $(HOST_OBJ) $(B)/libdev.a
 	$(CC) $(CFLAGS) -o $@ $^ -lpthread
 
 # whatever else fails to build, measure what did build.  The full run

@@ -2,7 +2,7 @@
  * fs.c: the files of the device.  tracectl reads the state and takes
  * commands; trace and tracepipe consume records (an open one makes its
  * opener a reader, who is not traced); syms is the symbol file; aggs
- * and aggraw print the aggregations (cmd/aggs.c), without consuming them.
+ * and aggraw print the aggregations (cmd/aggtext.c), without consuming them.
  * Sizes are unknown, so every file is direct_io: each read reaches us.
  */
 #include <errno.h>

@@ -1,32 +1,11 @@
 /*
- * record.c: devtrace record and devtrace cat FILE, trace-cmd's record
- * and report for the device.  record saves the records as the slots
- * hold them (dev/ring.c: devreadraw), straight from the shared memory
- * and unformatted, so a capture keeps up with the writers; cat FILE
- * turns them into the 121-byte lines later with the device's own
- * formatter (devfmt), so they are the bytes reading trace would have
- * given.
- *
- * record does not merge: each pass copies every source's queued records
- * in bulk (a writer's ring, or the shared ring) as a chunk of their own,
- * and cat merges the sources by time as it prints, as the device's
- * reader would have (trace-cmd's per-CPU files, merged by report).
- *
- * The file (native byte order: the device is amd64's): a header,
- *	0	8	magic "devtrace"
- *	8	4	version (2)
- *	12	4	record size (sizeof(Rec), 56)
- *	16	8	#hz, the cycle counter's rate
- *	24	8	0, reserved
- * then chunks, each
- *	0	4	source: a writer's ring 0, 1, ...; Shared (0xffffffff) the shared ring
- *	4	4	n, its records that follow
- *	8	56n	the records, each a Rec as the device defines it, in the source's order
- * A source's records are its chunks' in file order.  cat prints the
- * oldest next record of all sources (ticks), on a tie the shared ring's,
- * then the lower ring's: the order devread's merge gives.  Version 1
- * (the records merged, no chunks) is read too.
- * The symbol file is copied beside it, FILE.syms, as devtrace run -o does.
+ * record.c: devtrace record, trace-cmd's record for the device: the
+ * records saved as the slots hold them, straight from the shared memory
+ * and unformatted, into a capture file (capfile.h), so a capture keeps
+ * up with the writers; devtrace cat FILE (cat.c) prints them.  record
+ * does not merge: each pass copies every source's queued records in
+ * bulk as a chunk of their own.  The symbol file is copied beside it,
+ * FILE.syms, as devtrace run -o does.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -35,18 +14,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
-#include "host/shm.h"
-#include "cmd/cmd.h"
+#include "cmd/client.h"
+#include "cmd/capfile.h"
 
 enum {
-	Version = 2,
-	Shared = 0xffffffffu,	/* a chunk's source: the shared ring */
-	Nrec = 16384,		/* cat: lines formatted per write */
 	Nsrc = 8192,		/* records one source gives a pass at most (one lock hold, ~0.1 ms) */
 	Bufrec = 4 * Nsrc,	/* the write buffer, 1.8 MiB, written out when it cannot take a full source: small enough to stay in the cache, reused */
 	Nearidle = 256,		/* a pass that found fewer: nap, else look again at once */
@@ -54,23 +29,6 @@ enum {
 	Idleus = 1000,		/* nothing queued for a while: naps double from Busyus up to this */
 	Waitus = 100,		/* a record is being written: look again sooner */
 	Drainidle = 10000,	/* the last records: given up after this many Waitus naps with none (a lock held for ever) */
-};
-
-typedef struct Chunkhdr Chunkhdr;
-struct Chunkhdr {
-	uint32_t src;
-	uint32_t n;
-};
-
-static const char Magic[8] = "devtrace";
-
-typedef struct Filehdr Filehdr;
-struct Filehdr {
-	char magic[8];
-	uint32_t version;
-	uint32_t recsize;
-	uint64_t hz;
-	uint64_t reserved;
 };
 
 #define Usage "usage: devtrace record -o FILE [--] [prog [arg ...]]\n"
@@ -120,19 +78,14 @@ nap(long us)
 
 /* the counters of the state text now */
 static int
-counters(Shm *s, char *st, unsigned long long *read, unsigned long long *lost, unsigned long long *queued)
+counters(Shm *s, unsigned long long *lost, unsigned long long *queued)
 {
-	size_t n;
+	char *st;
 
-	if ((n = shmstate(s, st, Statemax)) == 0) {
-		fprintf(stderr, "devtrace record: %s\n", shmbusy(errno));
+	if ((st = stateget(s, "devtrace record")) == NULL)
 		return -1;
-	}
-	st[n] = 0;
-	*read = counter(st, "read");
-	*lost = counter(st, "lost");
-	if (queued)
-		*queued = counter(st, "queued");
+	*lost = statecounter(st, "lost");
+	*queued = statecounter(st, "queued");
 	return 0;
 }
 
@@ -161,17 +114,17 @@ save(Shm *s, Reader *rd, int fd, const char *out, unsigned long long max, int *w
 {
 	uint32_t nring = shmnring(s), i, src;
 	unsigned long long done = 0;
-	Chunkhdr *c;
+	Capchunk *c;
 	size_t want;
 	ssize_t n;
 
 	*wait = 0;
 	for (i = 0; i <= nring && done < max; i++) {
-		src = i == nring ? Shared : i;
+		src = i == nring ? Capshared : i;
 		if (opos + sizeof *c + Nsrc * sizeof(Rec) > (size_t)Bufrec * sizeof(Rec) && flush(fd, out) < 0)
 			return -1;
 		want = max - done < Nsrc ? max - done : Nsrc;
-		c = (Chunkhdr *)(obuf + opos);
+		c = (Capchunk *)(obuf + opos);
 		n = shmtakering(s, rd, i, (Rec *)(c + 1), want);
 		if (n < 0 && errno == EAGAIN) {	/* the lock held by another a while: no records this time */
 			*wait = 1;
@@ -201,33 +154,14 @@ prepare(const char *prog)
 		fprintf(stderr, "devtrace record: %s: program not found\n", prog);
 		return 127;
 	}
-	return preload(absdir(devdir())) < 0;
-}
-
-/* prog, attached, as devtrace run runs it: its pid, or -1 */
-static pid_t
-startprog(char **argv)
-{
-	pid_t pid;
-
-	fflush(NULL);
-	if ((pid = fork()) < 0) {
-		perror("devtrace record: fork");
-		return -1;
-	}
-	if (pid == 0) {
-		execvp(argv[0], argv);
-		fprintf(stderr, "devtrace record: %s: %s\n", argv[0], strerror(errno));
-		_exit(127);
-	}
-	return pid;
+	return preload(clientdir()) < 0;
 }
 
 /* the capture: until stopped or prog's exit, then what was queued then; records saved, or -1 */
 static long long
-capture(Shm *s, int fd, const char *out, pid_t pid, int *rc, char *st)
+capture(Shm *s, int fd, const char *out, pid_t pid, int *rc)
 {
-	unsigned long long r0, l0, queued, saved = 0, tail = 0;
+	unsigned long long lost, queued, saved = 0, tail = 0;
 	long long n;
 	Reader rd;
 	int wait, ws = 0, idle = 0;
@@ -240,7 +174,7 @@ capture(Shm *s, int fd, const char *out, pid_t pid, int *rc, char *st)
 			break;
 		saved += n;
 		if (pid > 0 && waitpid(pid, &ws, WNOHANG) == pid) {
-			*rc = WIFSIGNALED(ws) ? 128 + WTERMSIG(ws) : WEXITSTATUS(ws);
+			*rc = exitstatus(ws);
 			pid = 0;
 			child = 0;
 			break;
@@ -263,7 +197,7 @@ capture(Shm *s, int fd, const char *out, pid_t pid, int *rc, char *st)
 				us = us * 2 < Idleus ? us * 2 : Idleus;
 		}
 	}
-	if (n >= 0 && counters(s, st, &r0, &l0, &queued) == 0)
+	if (n >= 0 && counters(s, &lost, &queued) == 0)
 		/* what is queued now, bounded: other processes may still be writing */
 		while (tail < queued && (n = save(s, &rd, fd, out, queued - tail, &wait)) >= 0) {
 			if (n == 0 && (!wait || ++idle > Drainidle))
@@ -279,7 +213,7 @@ capture(Shm *s, int fd, const char *out, pid_t pid, int *rc, char *st)
 	if (pid > 0) {	/* a write error: prog still runs; wait for it all the same */
 		while (waitpid(pid, &ws, 0) < 0 && errno == EINTR)
 			;
-		*rc = WIFSIGNALED(ws) ? 128 + WTERMSIG(ws) : WEXITSTATUS(ws);
+		*rc = exitstatus(ws);
 		child = 0;
 	}
 	return n < 0 ? -1 : (long long)(saved + tail);
@@ -293,9 +227,9 @@ xrecord(Cmd *c, int argc, char **argv)
 		{ "output", required_argument, NULL, 'o' },
 		{ NULL, 0, NULL, 0 },
 	};
-	unsigned long long read0, lost0, read1, lost1;
+	unsigned long long lost0, lost1, queued;
 	char *out = NULL, *st, syms[4096], path[4096];
-	Filehdr h;
+	Caphdr h;
 	long long saved;
 	int ch, fd, rc = 0, bad = 0, regular;
 	struct stat sb;
@@ -329,20 +263,17 @@ xrecord(Cmd *c, int argc, char **argv)
 	if (optind < argc && (rc = prepare(argv[optind])) != 0)
 		return rc;
 	s = attach();
-	if ((st = malloc(Statemax + 1)) == NULL || (obuf == NULL && (obuf = malloc((size_t)Bufrec * sizeof(Rec))) == NULL)) {
+	if (obuf == NULL && (obuf = malloc((size_t)Bufrec * sizeof(Rec))) == NULL) {
 		fprintf(stderr, "devtrace record: out of memory\n");
 		shmunmap(s);
 		return 1;
 	}
-	memset(&h, 0, sizeof h);
-	memcpy(h.magic, Magic, sizeof h.magic);
-	h.version = Version;
-	h.recsize = sizeof(Rec);
 	fd = -1;
 	rc = 1;
-	if (counters(s, st, &read0, &lost0, NULL) < 0)
+	if ((st = stateget(s, "devtrace record")) == NULL)
 		goto out;
-	h.hz = counter(st, "hz");
+	lost0 = statecounter(st, "lost");
+	capheader(&h, statecounter(st, "hz"));
 	/* close-on-exec: neither prog nor anything it starts inherits it */
 	if ((fd = open(out, O_WRONLY|O_CREAT|O_TRUNC|O_CLOEXEC, 0666)) < 0 || writeall(fd, (char *)&h, sizeof h) < 0) {
 		fprintf(stderr, "devtrace record: %s: %s\n", out, strerror(errno));
@@ -355,13 +286,13 @@ xrecord(Cmd *c, int argc, char **argv)
 		fprintf(stderr, "devtrace record: %s\n", deverr(shmdev(s)));
 		goto out;
 	}
-	if (optind < argc && (pid = startprog(argv + optind)) < 0) {
+	if (optind < argc && (pid = startprog(argv + optind, "devtrace record")) < 0) {
 		shmreader(s, getpid(), 0);
 		goto out;
 	}
 	rc = 0;
 	child = pid;
-	saved = capture(s, fd, out, pid, &rc, st);
+	saved = capture(s, fd, out, pid, &rc);
 	shmreader(s, getpid(), 0);
 	if (close(fd) < 0) {
 		fprintf(stderr, "devtrace record: %s: %s\n", out, strerror(errno));
@@ -372,11 +303,11 @@ xrecord(Cmd *c, int argc, char **argv)
 		bad = 1;
 	/* the symbols beside a file, not beside /dev/null or a pipe */
 	snprintf(path, sizeof path, "%s.syms", out);
-	if (regular && (shmpath(absdir(devdir()), ".syms", syms, sizeof syms) < 0 || copyfile(syms, path) < 0)) {
+	if (regular && (shmpath(clientdir(), ".syms", syms, sizeof syms) < 0 || copyfile(syms, path) < 0)) {
 		fprintf(stderr, "devtrace record: %s: %s\n", path, strerror(errno));
 		bad = 1;
 	}
-	if (saved >= 0 && counters(s, st, &read1, &lost1, NULL) == 0)
+	if (saved >= 0 && counters(s, &lost1, &queued) == 0)
 		fprintf(stderr, "devtrace record: %lld records saved, %llu lost\n", saved, lost1 - lost0);
 	else if (saved >= 0) {	/* the lock was not had: the losses are not known */
 		fprintf(stderr, "devtrace record: %lld records saved\n", saved);
@@ -388,173 +319,5 @@ out:
 	if (fd >= 0)
 		close(fd);
 	shmunmap(s);
-	free(st);
-	return rc;
-}
-
-/* one source of a file: its chunks in file order, and where cat is in them */
-typedef struct Src Src;
-struct Src {
-	uint32_t src;
-	const Rec **rec;	/* each chunk's first record */
-	uint32_t *n;		/* and its count */
-	size_t nchunk, max;
-	size_t c, i;		/* the next record: chunk c, its record i */
-};
-
-static int
-addchunk(Src **srcs, size_t *nsrc, uint32_t src, const Rec *rec, uint32_t n)
-{
-	Src *v;
-	size_t k;
-
-	for (k = 0; k < *nsrc && (*srcs)[k].src != src; k++)
-		;
-	if (k == *nsrc) {
-		if ((v = realloc(*srcs, (*nsrc + 1) * sizeof *v)) == NULL)
-			return -1;
-		*srcs = v;
-		memset(&v[k], 0, sizeof v[k]);
-		v[k].src = src;
-		(*nsrc)++;
-	}
-	v = &(*srcs)[k];
-	if (v->nchunk == v->max) {
-		v->max = v->max ? 2 * v->max : 16;
-		if ((v->rec = realloc(v->rec, v->max * sizeof v->rec[0])) == NULL ||
-		    (v->n = realloc(v->n, v->max * sizeof v->n[0])) == NULL)
-			return -1;
-	}
-	v->rec[v->nchunk] = rec;
-	v->n[v->nchunk] = n;
-	v->nchunk++;
-	return 0;
-}
-
-/* the merge's order: the shared ring first, then the rings by number (Shared + 1 wraps to 0) */
-static int
-bysrc(const void *a, const void *b)
-{
-	uint32_t x = ((const Src *)a)->src + 1, y = ((const Src *)b)->src + 1;
-
-	return x < y ? -1 : x > y;
-}
-
-/* the sources merged by time, as lines on standard output: 0, or -1 (a write error) */
-static int
-merge(Src *v, size_t nsrc)
-{
-	static char buf[Nrec * Reclen];
-	const Rec *best, *r;
-	size_t k, bk = 0, nl = 0;
-
-	for (;;) {
-		best = NULL;
-		for (k = 0; k < nsrc; k++) {
-			if (v[k].c == v[k].nchunk)
-				continue;
-			r = &v[k].rec[v[k].c][v[k].i];
-			if (best == NULL || r->ticks < best->ticks) {
-				best = r;
-				bk = k;
-			}
-		}
-		if (best == NULL)
-			break;
-		if (++v[bk].i == v[bk].n[v[bk].c]) {
-			v[bk].c++;
-			v[bk].i = 0;
-		}
-		devfmt(buf + nl++ * Reclen, best);
-		if (nl == Nrec) {
-			if (writeall(1, buf, nl * Reclen) < 0)
-				return -1;
-			nl = 0;
-		}
-	}
-	return nl > 0 && writeall(1, buf, nl * Reclen) < 0 ? -1 : 0;
-}
-
-/* devtrace cat FILE: the saved records as trace's lines */
-int
-catfile(Cmd *c, const char *path)
-{
-	const char *p = NULL, *end, *why = NULL;
-	const Chunkhdr *ch;
-	Src *v = NULL;
-	size_t nsrc = 0, k, have, len = 0;
-	struct stat sb;
-	Filehdr h;
-	int fd, rc = 1;
-
-	(void)c;
-	if ((fd = open(path, O_RDONLY|O_CLOEXEC)) < 0 || fstat(fd, &sb) < 0) {
-		fprintf(stderr, "devtrace cat: %s: %s\n", path, strerror(errno));
-		if (fd >= 0)
-			close(fd);
-		return 1;
-	}
-	len = sb.st_size;
-	if (len < sizeof h || pread(fd, &h, sizeof h, 0) != sizeof h || memcmp(h.magic, Magic, sizeof h.magic) != 0) {
-		fprintf(stderr, "devtrace cat: %s: not a file of devtrace record (no devtrace header)\n", path);
-		close(fd);
-		return 1;
-	}
-	if ((h.version != 1 && h.version != Version) || h.recsize != sizeof(Rec)) {
-		fprintf(stderr, "devtrace cat: %s: version %u with records of %u bytes: this devtrace reads versions 1 and %d, %zu bytes\n",
-			path, h.version, h.recsize, Version, sizeof(Rec));
-		close(fd);
-		return 1;
-	}
-	/* the whole file mapped: the merge reads every source's chunks at once */
-	if (len > sizeof h && (p = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0)) == MAP_FAILED) {
-		fprintf(stderr, "devtrace cat: %s: %s\n", path, strerror(errno));
-		close(fd);
-		return 1;
-	}
-	close(fd);
-	end = p + len;
-	if (len > sizeof h && h.version == 1) {	/* merged already: one source */
-		have = (len - sizeof h) % sizeof(Rec);
-		if (addchunk(&v, &nsrc, 0, (const Rec *)(p + sizeof h), (len - sizeof h) / sizeof(Rec)) < 0)
-			goto nomem;
-		if (have > 0)
-			fprintf(stderr, "devtrace cat: %s: truncated: its last record has %zu of its %zu bytes\n",
-				path, have, sizeof(Rec)), why = "";
-	} else if (len > sizeof h) {
-		for (ch = (const Chunkhdr *)(p + sizeof h); (const char *)ch < end; ch = (const Chunkhdr *)((const Rec *)(ch + 1) + ch->n)) {
-			if ((size_t)(end - (const char *)ch) < sizeof *ch) {
-				fprintf(stderr, "devtrace cat: %s: truncated: its last chunk header has %zu of its %zu bytes\n",
-					path, (size_t)(end - (const char *)ch), sizeof *ch);
-				why = "";
-				break;
-			}
-			have = end - (const char *)(ch + 1);
-			if (have < (size_t)ch->n * sizeof(Rec)) {	/* its whole records all the same */
-				if (have >= sizeof(Rec) && addchunk(&v, &nsrc, ch->src, (const Rec *)(ch + 1), have / sizeof(Rec)) < 0)
-					goto nomem;
-				fprintf(stderr, "devtrace cat: %s: truncated: its last record has %zu of its %zu bytes\n",
-					path, have % sizeof(Rec), sizeof(Rec));
-				why = "";
-				break;
-			}
-			if (ch->n > 0 && addchunk(&v, &nsrc, ch->src, (const Rec *)(ch + 1), ch->n) < 0)
-				goto nomem;
-		}
-	}
-	if (nsrc > 1)	/* v is nil with no chunk: qsort may not be given nil */
-		qsort(v, nsrc, sizeof v[0], bysrc);
-	rc = merge(v, nsrc) < 0 || why != NULL;
-	goto out;
-nomem:
-	fprintf(stderr, "devtrace cat: out of memory\n");
-out:
-	for (k = 0; k < nsrc; k++) {
-		free(v[k].rec);
-		free(v[k].n);
-	}
-	free(v);
-	if (p != NULL)
-		munmap((void *)p, len);
 	return rc;
 }

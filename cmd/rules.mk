@@ -2,11 +2,15 @@
 FUSE_CFLAGS := $(shell pkg-config --cflags fuse3 2>/dev/null)
 FUSE_LIBS := $(shell pkg-config --libs fuse3 2>/dev/null || echo -lfuse3 -lpthread)
 
-DEVTRACED_OBJ = $(B)/cmd/devtraced.o $(B)/cmd/fs.o $(B)/cmd/mnt.o $(B)/cmd/live.o $(B)/cmd/aggs.o
-DEVTRACE_OBJ = $(B)/cmd/devtrace.o $(B)/cmd/run.o $(B)/cmd/record.o $(B)/cmd/live.o $(B)/cmd/aggs.o
+# callers first (cmd.h, client.h); tests/layers checks that no file calls back up
+DEVTRACED_FILES = devtraced fs mnt
+DEVTRACE_FILES = devtrace run record cat ctl state syms aggs status start stop client statetext capfile
+CMD_SHARED = aggtext live
+DEVTRACED_OBJ = $(addprefix $(B)/cmd/,$(addsuffix .o,$(DEVTRACED_FILES) $(CMD_SHARED)))
+DEVTRACE_OBJ = $(addprefix $(B)/cmd/,$(addsuffix .o,$(DEVTRACE_FILES) $(CMD_SHARED)))
+CMD_OBJ = $(sort $(DEVTRACED_OBJ) $(DEVTRACE_OBJ))
 
-# dev/ and host/ rules come after ours, so their names are spelled out here
-CMD_LIBS = $(B)/host/linux.o $(B)/host/shm.o $(B)/libdev.a
+CMD_LIBS = $(HOST_OBJ) $(LIBDEV)
 
 $(B)/cmd/devtraced.o $(B)/cmd/fs.o $(B)/cmd/mnt.o: ALL_CFLAGS += $(FUSE_CFLAGS)
 

@@ -22,8 +22,7 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
-#include "host/shm.h"
-#include "cmd/cmd.h"
+#include "cmd/client.h"
 
 enum {
 	Pollms = 5,		/* the program runs: read the records this often */
@@ -37,7 +36,7 @@ struct Run {
 	char *pred;		/* -p: attached to every trace made */
 	char *out;		/* -o: the raw records go here */
 	int show;		/* -v: print each line written to tracectl */
-	char *dir;
+	const char *dir;
 	Shm *s;
 	char name[Nglob][Namelen];	/* the traces made, in order */
 	int nmade;
@@ -93,32 +92,6 @@ onsig(int sig)
 		kill(child, sig);
 }
 
-static char *userpreload;	/* LD_PRELOAD as the user gave it, for untraced */
-
-/* LD_PRELOAD with the runtime library first, DEVTRACE_DIR the device's */
-int
-preload(const char *dir)
-{
-	char lib[PATH_MAX], want[PATH_MAX], *old, *env;
-
-	snprintf(want, sizeof want, "%s/../lib/libdevtrace.so", bindir());
-	if (realpath(want, lib) == NULL) {
-		fprintf(stderr, "devtrace: no runtime library %s: %s\n", want, strerror(errno));
-		return -1;
-	}
-	old = getenv("LD_PRELOAD");
-	userpreload = old ? strdup(old) : NULL;
-	if (old && *old && strstr(old, lib) == NULL) {
-		if ((env = malloc(strlen(lib) + strlen(old) + 2)) == NULL)
-			return -1;
-		sprintf(env, "%s:%s", lib, old);
-	} else
-		env = old && *old ? old : lib;
-	setenv("LD_PRELOAD", env, 1);
-	setenv("DEVTRACE_DIR", dir, 1);
-	return 0;
-}
-
 /* a server runs but its header does not check: nothing can attach */
 static int
 damaged(const char *dir)
@@ -136,10 +109,7 @@ static int
 untraced(const char *dir, char **argv)
 {
 	fprintf(stderr, "devtrace run: the device of %s looks damaged (bad header): running %s untraced\n", dir, argv[0]);
-	if (userpreload)
-		setenv("LD_PRELOAD", userpreload, 1);
-	else
-		unsetenv("LD_PRELOAD");
+	unpreload();
 	execvp(argv[0], argv);
 	fprintf(stderr, "devtrace: %s: %s\n", argv[0], strerror(errno));
 	return 127;
@@ -159,28 +129,6 @@ plainrun(const char *dir, char **argv)
 	execvp(argv[0], argv);
 	fprintf(stderr, "devtrace: %s: %s\n", argv[0], strerror(errno));
 	return 127;
-}
-
-/* what execvp would find; a session checks before it changes anything */
-int
-findprog(const char *prog)
-{
-	char path[PATH_MAX], *p, *q, *list;
-	struct stat st;
-	int found = 0;
-
-	if (strchr(prog, '/'))
-		return stat(prog, &st) == 0 && S_ISREG(st.st_mode) && access(prog, X_OK) == 0;
-	if ((p = getenv("PATH")) == NULL || (list = strdup(p)) == NULL)
-		return 0;
-	for (p = list; !found && p; p = q) {
-		if ((q = strchr(p, ':')) != NULL)
-			*q++ = 0;
-		snprintf(path, sizeof path, "%s/%s", *p ? p : ".", prog);
-		found = stat(path, &st) == 0 && S_ISREG(st.st_mode) && access(path, X_OK) == 0;
-	}
-	free(list);
-	return found;
 }
 
 /* the device matches names as fnmatch does without escapes (dev/lib.c: globmatch) */
@@ -210,66 +158,15 @@ badglob(const char *g)
 	return NULL;
 }
 
-/* the value of a counter line "#key N" of a state text */
-unsigned long long
-counter(const char *st, const char *key)
-{
-	char want[32];
-	const char *p;
-	size_t n;
-
-	n = snprintf(want, sizeof want, "\n#%s ", key);
-	if ((p = strstr(st, want)) == NULL)
-		return 0;
-	return strtoull(p + n, NULL, 10);
-}
-
+/* the state now; a session cannot go on without it */
 static char *
 state(Run *r)
 {
-	static char *buf;
-	size_t n;
+	char *st;
 
-	if (buf == NULL && (buf = malloc(Statemax + 1)) == NULL) {
-		fprintf(stderr, "devtrace run: out of memory\n");
+	if ((st = stateget(r->s, "devtrace run")) == NULL)
 		exit(1);
-	}
-	if ((n = shmstate(r->s, buf, Statemax)) == 0) {	/* the lock was not had */
-		fprintf(stderr, "devtrace run: %s\n", shmbusy(errno));
-		exit(1);
-	}
-	buf[n] = 0;
-	return buf;
-}
-
-/* a line of the state text exactly */
-static int
-hasline(const char *st, const char *line)
-{
-	size_t n = strlen(line);
-	const char *p;
-
-	for (p = st; (p = strstr(p, line)) != NULL; p++)
-		if ((p == st || p[-1] == '\n') && p[n] == '\n')
-			return 1;
-	return 0;
-}
-
-/* a trace of that name: every trace has its line "trace ... new NAME" */
-static int
-nametaken(const char *st, const char *name)
-{
-	char want[Namelen + 8];
-	const char *p, *e;
-	size_t n;
-
-	n = snprintf(want, sizeof want, " new %s", name);
-	for (p = st; *p; p = *e ? e + 1 : e) {
-		e = p + strcspn(p, "\n");
-		if (strncmp(p, "trace ", 6) == 0 && (size_t)(e - p) > n && strncmp(e - n, want, n) == 0)
-			return 1;
-	}
-	return 0;
+	return st;
 }
 
 /* a shell word, for -v: the line inside single quotes */
@@ -330,29 +227,27 @@ static int
 mktraces(Run *r)
 {
 	char line[Linemax + 1], *st;
+	Statetrace t;
 	int i, k = 1;
 
 	for (i = 0; i < r->nglob; i++) {
 		st = state(r);
 		/* the device refuses a second trace of one pattern; say which one has it */
-		for (char *p = st; (p = strstr(p, "trace ")) != NULL; p++) {
-			size_t n = strlen(r->glob[i]);
-			if ((p == st || p[-1] == '\n') && strncmp(p + 6, r->glob[i], n) == 0 && strncmp(p + 6 + n, " new ", 5) == 0) {
-				fprintf(stderr, "devtrace run: -t '%s': the device has a trace of that pattern already: %.*s\n",
-					r->glob[i], (int)strcspn(p, "\n"), p);
-				return -1;
-			}
+		if (statetrace(st, r->glob[i], NULL, &t)) {
+			fprintf(stderr, "devtrace run: -t '%s': the device has a trace of that pattern already: %.*s\n",
+				r->glob[i], t.len, t.line);
+			return -1;
 		}
 		/* the first free runN; a run at the same moment may take it: then the next */
 		for (;; k++) {
 			snprintf(r->name[i], Namelen, "run%d", k);
-			if (nametaken(st, r->name[i]))
+			if (statetrace(st, NULL, r->name[i], &t))
 				continue;
 			snprintf(line, sizeof line, "trace %s new %s", r->glob[i], r->name[i]);
 			if (ctl(r, line, 1) == 0)
 				break;
 			st = state(r);
-			if (!nametaken(st, r->name[i])) {
+			if (!statetrace(st, NULL, r->name[i], &t)) {
 				fprintf(stderr, "devtrace run: %s\n", r->err);
 				return -1;
 			}
@@ -405,16 +300,8 @@ runprog(Run *r, Reader *rd, int fd, char **argv)
 	int st, rc;
 	pid_t pid;
 
-	fflush(NULL);
-	if ((pid = fork()) < 0) {
-		perror("devtrace run: fork");
+	if ((pid = startprog(argv, "devtrace run")) < 0)
 		return 1;
-	}
-	if (pid == 0) {
-		execvp(argv[0], argv);
-		fprintf(stderr, "devtrace run: %s: %s\n", argv[0], strerror(errno));
-		_exit(127);
-	}
 	child = pid;
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = onsig;
@@ -435,9 +322,7 @@ runprog(Run *r, Reader *rd, int fd, char **argv)
 		nanosleep(&ts, NULL);
 	}
 	child = 0;
-	if (WIFSIGNALED(st))
-		return 128 + WTERMSIG(st);
-	return WEXITSTATUS(st);
+	return exitstatus(st);
 }
 
 /* stop, remove, then read what is queued (bounded: others' traces may still write) */
@@ -455,7 +340,7 @@ undo(Run *r, Reader *rd, int fd)
 			rc = 1;
 	}
 	/* what is queued now, and the rest of a record a read split */
-	if (fd >= 0 && drain(r, rd, fd, counter(state(r), "queued") * Reclen + (rd->len - rd->off)) < 0 && !r->werr++)
+	if (fd >= 0 && drain(r, rd, fd, statecounter(state(r), "queued") * Reclen + (rd->len - rd->off)) < 0 && !r->werr++)
 		fprintf(stderr, "devtrace run: writing the records: %s\n", strerror(errno));
 	if (r->werr)
 		rc = 1;
@@ -498,34 +383,6 @@ nomatch(Run *r, const char *syms, off_t off)
 	return rc;
 }
 
-int
-copyfile(const char *from, const char *to)
-{
-	char buf[65536];
-	int in, out, rc = 0;
-	ssize_t n;
-
-	if ((in = open(from, O_RDONLY)) < 0) {
-		/* no attached process wrote symbols yet: an empty file */
-		if ((out = open(to, O_WRONLY|O_CREAT|O_TRUNC, 0666)) < 0)
-			return -1;
-		return close(out);
-	}
-	if ((out = open(to, O_WRONLY|O_CREAT|O_TRUNC, 0666)) < 0) {
-		close(in);
-		return -1;
-	}
-	while ((n = read(in, buf, sizeof buf)) > 0)
-		if (writeall(out, buf, n) < 0) {
-			rc = -1;
-			break;
-		}
-	close(in);
-	if (close(out) < 0 || n < 0)
-		rc = -1;
-	return rc;
-}
-
 /* scripts/name syms records | scripts/flow, the scripts found beside this binary as the library is */
 static int
 showflow(const char *syms, const char *records)
@@ -561,13 +418,10 @@ showflow(const char *syms, const char *records)
 static void
 stopown(Run *r)
 {
-	struct timespec ts = { 0, 10 * 1000000L };
-	int pid, i;
+	int pid;
 
-	if (!r->own || (pid = livepid(r->dir)) == 0 || kill(pid, SIGTERM) < 0)
-		return;
-	for (i = 0; i < Stopwait / 10 && running(pid, NULL); i++)
-		nanosleep(&ts, NULL);
+	if (r->own && (pid = livepid(r->dir)) != 0)
+		stopserver(pid);
 }
 
 static int
@@ -635,17 +489,17 @@ session(Run *r, char **argv)
 	}
 	memset(&rd, 0, sizeof rd);
 	st = state(r);
-	lost = counter(st, "lost");
+	lost = statecounter(st, "lost");
 	if (mktraces(r) < 0)
 		goto undo;
-	if (hasline(state(r), "stop")) {
+	if (statehas(state(r), "stop")) {
 		if (ctl(r, "start", 0) != 0)
 			goto undo;
 		r->started = 1;
 	}
 	rc = runprog(r, &rd, fd, argv);
 	bad = undo(r, &rd, fd);
-	if ((lost = counter(state(r), "lost") - lost) > 0)
+	if ((lost = statecounter(state(r), "lost") - lost) > 0)
 		fprintf(stderr, "devtrace run: %llu records lost while the program ran (the device's #lost)\n", lost);
 	if (close(fd) < 0) {
 		fprintf(stderr, "devtrace run: %s: %s\n", r->out ? r->out : tmp, strerror(errno));
@@ -733,7 +587,7 @@ xrun(Cmd *c, int argc, char **argv)
 		fprintf(stderr, "%s", Usage);
 		return 2;
 	}
-	r->dir = strdup(absdir(devdir()));
+	r->dir = clientdir();
 	if (!opts)
 		return plainrun(r->dir, argv + optind);
 	return session(r, argv + optind);

@@ -5,9 +5,12 @@
  * the Dev follows.  Beside it, NAME.syms collects the symbols that
  * attached processes append, one line per function: "<pc> <name> <object>".
  *
- * Shm is opaque: only shm.c knows the header's layout, so the server's
- * life (alive, its pid, the mapping's size, the futex words) is told and
- * changed through these functions alone.
+ * Shm is opaque: only host/'s files know the header's layout
+ * (shmdat.h), so the server's life (alive, its pid, the mapping's size,
+ * the futex words) is told and changed through these functions alone.
+ * The files, callers first: shmctl.c (the control side under the lock),
+ * shmmap.c (the device's life), shmlock.c (the futex words), shmpath.c
+ * (where the files live); under them all linux.c (dev/host.h).
  */
 #ifndef DEVTRACE_SHM_H
 #define DEVTRACE_SHM_H
@@ -18,14 +21,15 @@
 
 typedef struct Shm Shm;
 
+/* where: shmpath.c */
 const char *devdir(void);	/* $DEVTRACE_DIR, else /run/devtrace as root, else $XDG_RUNTIME_DIR/devtrace, else /tmp/devtrace-UID */
 int	shmpath(const char *dir, const char *suffix, char *buf, size_t n);	/* PRIV/HASH + suffix: PRIV is /run/devtrace.shm as root, else /run/user/UID/devtrace.shm, else /dev/shm/devtrace-UID */
 int	shmmkdir(char *buf, size_t n);	/* make PRIV, 0700, or check it: a link or a directory not ours alone fails (EPERM); its name in buf */
 int	shmopenfile(const char *path, int flags, mode_t mode);	/* open(2) with O_NOFOLLOW|O_CLOEXEC; fails (EPERM) unless a regular file of ours that no one else may write */
 int	shmlockpid(const char *dir);	/* the pid the server wrote in its lock file PRIV/HASH.lock, or 0 (it may have died since: check) */
-uint64_t	shmhz(void);	/* the cycle counter's rate, measured against the monotonic clock (25 ms) */
 
-/* the device's life */
+/* the device's life: shmmap.c */
+uint64_t	shmhz(void);	/* the cycle counter's rate, measured against the monotonic clock (25 ms) */
 Dev	*shmcreate(const char *dir, int logmax, uint64_t hz, Shm **hdr);	/* server: new device, replacing a stale one; alive */
 Dev	*shmattach(const char *dir, Shm **hdr, uint64_t *ino);	/* a process: NULL if no server serves dir */
 Dev	*shmopen(const char *dir, Shm **hdr);	/* the device served or stopped: a stopped server's records stay readable */
@@ -37,17 +41,17 @@ void	shmremove(const char *dir);	/* unlink the device and its symbol file; mappi
 Dev	*shmdev(Shm *hdr);
 void	shmprivate(Dev *d, int logmax);	/* a block this process allocated itself (benchmarks): hostlogmax answers logmax for it */
 
-/* the control side, under the header's lock: what tracectl and trace do */
+/* the control side, under the header's lock: what tracectl and trace do: shmctl.c */
 int	shmctl(Shm *s, const char *buf, size_t n, uint32_t pid, char *err, size_t nerr);	/* whole lines: 0 or errno */
 int	shmctlwrite(Shm *s, Ctlfile *f, const char *buf, size_t n, uint32_t pid, char *err, size_t nerr);	/* one write of an open file (devctlwrite) */
 int	shmctlclose(Shm *s, Ctlfile *f, char *err, size_t nerr);	/* its last close: the unfinished line runs */
 size_t	shmstate(Shm *s, char *buf, size_t n);	/* its length; 0 (errno EAGAIN or EIO) if the lock was not had */
 size_t	shmread(Shm *s, Reader *r, char *buf, size_t n);	/* waits, unlocked and bounded, for a record being written; 0 (errno set) if the lock was not had */
 ssize_t	shmtake(Shm *s, Reader *r, char *buf, size_t n);	/* never waits: 0 with r->wait set if one is being written; -1 (errno) if the lock was not had */
-ssize_t	shmtakering(Shm *s, Reader *r, uint32_t ring, Rec *out, size_t n);	/* devreadring under the lock: one source, unmerged; as shmtakeraw */
+ssize_t	shmtakering(Shm *s, Reader *r, uint32_t ring, Rec *out, size_t n);	/* devreadring under the lock: one source, unmerged; never waits: 0 with r->wait set if one is being written; -1 (errno) if the lock was not had */
 uint32_t	shmnring(Shm *s);	/* the writers' rings the mapping has: sources 0..nring-1, then the shared ring */
-ssize_t	shmtakeraw(Shm *s, Reader *r, Rec *out, size_t n);	/* devreadraw under the lock, never waits: 0 with r->wait set if one is being written; -1 (errno) if the lock was not had */
 int	shmreader(Shm *s, uint32_t pid, int open);	/* 0 or errno */
+/* the futex words: shmlock.c */
 void	shmwake(Shm *s);	/* after a change: wake every process waiting on the control generation */
 int	shmwait(Shm *s, uint32_t gen, int ms);	/* wait while the generation is gen; 0 on change */
 int	shmlock(Shm *s);	/* 0, or EAGAIN (held by a live thread longer than a bound), also in errno; a dead or no holder is taken over */

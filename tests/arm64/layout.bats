@@ -2,7 +2,7 @@
 # The shared memory's layout is one on both ABIs: an arm64 process writes
 # the block an amd64 server reads.  The structures' sizes and every
 # member's offset, as the compilers' DWARF gives them (layout.awk), for
-# the device's structures (layout.c) and the shared header (host/shm.c),
+# the device's structures (layout.c) and the shared header (host/shmdat.h, in host/shmmap.o),
 # from the amd64 build (objects in $A_B) and the arm64 one ($R_B).
 load /usr/lib/bats/bats-support/load
 load /usr/lib/bats/bats-assert/load
@@ -12,7 +12,7 @@ ROOT=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)
 # layout BUILD: the lines of both objects of a build, for devtrace's own
 # structures (capitalised names: the C library's, such as stat, differ)
 layout() {
-	for o in "$1/tests/arm64/layout.o" "$1/host/shm.o"; do
+	for o in "$1/tests/arm64/layout.o" "$1/host/shmmap.o"; do
 		readelf --debug-dump=info "$o" | awk -f "$BATS_TEST_DIRNAME/layout.awk" | grep '^[A-Z]'
 	done
 }
@@ -40,7 +40,7 @@ layout() {
 	mkdir -p "$BATS_TEST_TMPDIR/p/tests/arm64" "$BATS_TEST_TMPDIR/p/host"
 	cd "$ROOT"
 	$CC_A -std=c11 -D_GNU_SOURCE -I. -g -fpack-struct=4 -c -o "$BATS_TEST_TMPDIR/p/tests/arm64/layout.o" tests/arm64/layout.c
-	cp "$A_B/host/shm.o" "$BATS_TEST_TMPDIR/p/host/"
+	cp "$A_B/host/shmmap.o" "$BATS_TEST_TMPDIR/p/host/"
 	layout "$BATS_TEST_TMPDIR/p" > "$BATS_TEST_TMPDIR/p.txt"
 	layout "$R_B" > "$BATS_TEST_TMPDIR/r"
 	run diff "$BATS_TEST_TMPDIR/p.txt" "$BATS_TEST_TMPDIR/r"

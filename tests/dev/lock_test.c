@@ -5,7 +5,7 @@
  * killed the next call takes the lock back (robust); against a lock
  * word scribbled with any value (busy or taken over within the bound,
  * never a crash); and mutual exclusion among threads of two processes.
- * The real host (host/shm.c, host/linux.c) on a device in a directory
+ * The real host (host/shm*.c, host/linux.c) on a device in a directory
  * of its own.
  */
 #include <errno.h>
@@ -94,7 +94,7 @@ test_stuck_holder(void **unused)
 }
 
 /*
- * The lock word's place is the header's (host/shm.c) alone: the test
+ * The lock word's place is the header's (host/shmdat.h) alone: the test
  * writes the value into every 32-bit word of the header's first Hdrscan
  * bytes, as a scribbler that knows nothing would, which the lock word is
  * one of; the rest of the header is not read by shmlock or shmstate.

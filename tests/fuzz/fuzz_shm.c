@@ -1,6 +1,6 @@
 /*
  * fuzz_shm: libFuzzer over the host's side of a shared device whose
- * file another process has scribbled on (host/shm.c: the header page
+ * file another process has scribbled on (host/shmdat.h: the header page
  * with its lock, then the Dev), built with clang's address and
  * undefined-behaviour sanitizers from host/ and dev/.  A device is
  * made once with shmcreate, as the server makes it, given a trace, a
@@ -29,7 +29,7 @@
 #include "host/shm.h"
 
 enum {
-	Hdrbytes = 4096,	/* host/shm.c: Shmhdr, the header page */
+	Hdrbytes = 4096,	/* host/shmdat.h: Shmhdr, the header page */
 	Logshm = Logmin,
 	Guard = 64,
 	Readpid = 200,

@@ -5,7 +5,7 @@
 #   fuzz-ctl   the control language through devctl, devstate, devread
 #   fuzz-glob  the device's symbol-name pattern matcher (dev/lib.c)
 #   fuzz-block the readers and writers of a scribbled shared block
-#   fuzz-shm   the host's mapping of a scribbled device file (host/shm.c)
+#   fuzz-shm   the host's mapping of a scribbled device file (host/shmmap.c)
 #   fuzz-elf   the runtime's reading of a hostile object file (rt/elftab.c),
 #              seeded with fixture binaries built here (plain, --classic,
 #              stripped) besides tests/fuzz/corpus/elf
@@ -35,8 +35,8 @@ $(FUZZ_B)/fuzz_block: $(FUZZ_BLOCK_SRC) $(wildcard dev/*.h) tests/dev/testhost.h
 	@mkdir -p $(dir $@)
 	$(FUZZCC) $(FUZZ_CFLAGS) -o $@ $(FUZZ_BLOCK_SRC)
 
-FUZZ_SHM_SRC = tests/fuzz/fuzz_shm.c host/shm.c host/linux.c $(DEV_SRC)
-$(FUZZ_B)/fuzz_shm: $(FUZZ_SHM_SRC) $(wildcard dev/*.h) host/shm.h host/linux.h $(wildcard arch/$(ARCH)/*.h)
+FUZZ_SHM_SRC = tests/fuzz/fuzz_shm.c $(HOST_SRC) $(DEV_SRC)
+$(FUZZ_B)/fuzz_shm: $(FUZZ_SHM_SRC) $(wildcard dev/*.h) $(wildcard host/*.h) $(wildcard arch/$(ARCH)/*.h)
 	@mkdir -p $(dir $@)
 	$(FUZZCC) $(FUZZ_CFLAGS) -D_GNU_SOURCE -Iarch/$(ARCH) -o $@ $(FUZZ_SHM_SRC) -lpthread
 

@@ -1,0 +1,214 @@
+/* capfile.c: the capture file's format (capfile.h): its header, and its chunks read back merged */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "cmd/capfile.h"
+
+static const char Magic[8] = "devtrace";
+
+/* one source of a file: its chunks in file order, and where the reader is in them */
+typedef struct Src Src;
+struct Src {
+	uint32_t src;
+	const Rec **rec;	/* each chunk's first record */
+	uint32_t *n;		/* and its count */
+	size_t nchunk, max;
+	size_t c, i;		/* the next record: chunk c, its record i */
+};
+
+struct Capfile {
+	const char *p;		/* the whole file, mapped */
+	size_t len;
+	Src *v;
+	size_t nsrc;
+	int truncated;
+};
+
+void
+capheader(Caphdr *h, uint64_t hz)
+{
+	memset(h, 0, sizeof *h);
+	memcpy(h->magic, Magic, sizeof h->magic);
+	h->version = Capversion;
+	h->recsize = sizeof(Rec);
+	h->hz = hz;
+}
+
+static int
+addchunk(Capfile *f, uint32_t src, const Rec *rec, uint32_t n)
+{
+	Src *v;
+	size_t k;
+
+	for (k = 0; k < f->nsrc && f->v[k].src != src; k++)
+		;
+	if (k == f->nsrc) {
+		if ((v = realloc(f->v, (f->nsrc + 1) * sizeof *v)) == NULL)
+			return -1;
+		f->v = v;
+		memset(&v[k], 0, sizeof v[k]);
+		v[k].src = src;
+		f->nsrc++;
+	}
+	v = &f->v[k];
+	if (v->nchunk == v->max) {
+		v->max = v->max ? 2 * v->max : 16;
+		if ((v->rec = realloc(v->rec, v->max * sizeof v->rec[0])) == NULL ||
+		    (v->n = realloc(v->n, v->max * sizeof v->n[0])) == NULL)
+			return -1;
+	}
+	v->rec[v->nchunk] = rec;
+	v->n[v->nchunk] = n;
+	v->nchunk++;
+	return 0;
+}
+
+/* the merge's order: the shared ring first, then the rings by number (Capshared + 1 wraps to 0) */
+static int
+bysrc(const void *a, const void *b)
+{
+	uint32_t x = ((const Src *)a)->src + 1, y = ((const Src *)b)->src + 1;
+
+	return x < y ? -1 : x > y;
+}
+
+/* the chunks of a version 2 file, or its one run of records (version 1); -1 out of memory */
+static int
+chunks(Capfile *f, const char *path, const char *who, uint32_t version)
+{
+	const char *end = f->p + f->len;
+	const Capchunk *ch;
+	size_t have, h = sizeof(Caphdr);
+
+	if (f->len <= h)
+		return 0;
+	if (version == 1) {	/* merged already: one source */
+		have = (f->len - h) % sizeof(Rec);
+		if (addchunk(f, 0, (const Rec *)(f->p + h), (f->len - h) / sizeof(Rec)) < 0)
+			return -1;
+		if (have > 0) {
+			fprintf(stderr, "%s: %s: truncated: its last record has %zu of its %zu bytes\n",
+				who, path, have, sizeof(Rec));
+			f->truncated = 1;
+		}
+		return 0;
+	}
+	for (ch = (const Capchunk *)(f->p + h); (const char *)ch < end; ch = (const Capchunk *)((const Rec *)(ch + 1) + ch->n)) {
+		if ((size_t)(end - (const char *)ch) < sizeof *ch) {
+			fprintf(stderr, "%s: %s: truncated: its last chunk header has %zu of its %zu bytes\n",
+				who, path, (size_t)(end - (const char *)ch), sizeof *ch);
+			f->truncated = 1;
+			return 0;
+		}
+		have = end - (const char *)(ch + 1);
+		if (have < (size_t)ch->n * sizeof(Rec)) {	/* its whole records all the same */
+			if (have >= sizeof(Rec) && addchunk(f, ch->src, (const Rec *)(ch + 1), have / sizeof(Rec)) < 0)
+				return -1;
+			fprintf(stderr, "%s: %s: truncated: its last record has %zu of its %zu bytes\n",
+				who, path, have % sizeof(Rec), sizeof(Rec));
+			f->truncated = 1;
+			return 0;
+		}
+		if (ch->n > 0 && addchunk(f, ch->src, (const Rec *)(ch + 1), ch->n) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+Capfile *
+capopen(const char *path, const char *who)
+{
+	struct stat sb;
+	Capfile *f;
+	Caphdr h;
+	int fd;
+
+	if ((fd = open(path, O_RDONLY|O_CLOEXEC)) < 0 || fstat(fd, &sb) < 0) {
+		fprintf(stderr, "%s: %s: %s\n", who, path, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return NULL;
+	}
+	if ((size_t)sb.st_size < sizeof h || pread(fd, &h, sizeof h, 0) != sizeof h || memcmp(h.magic, Magic, sizeof h.magic) != 0) {
+		fprintf(stderr, "%s: %s: not a file of devtrace record (no devtrace header)\n", who, path);
+		close(fd);
+		return NULL;
+	}
+	if ((h.version != 1 && h.version != Capversion) || h.recsize != sizeof(Rec)) {
+		fprintf(stderr, "%s: %s: version %u with records of %u bytes: this devtrace reads versions 1 and %d, %zu bytes\n",
+			who, path, h.version, h.recsize, Capversion, sizeof(Rec));
+		close(fd);
+		return NULL;
+	}
+	if ((f = calloc(1, sizeof *f)) == NULL) {
+		fprintf(stderr, "%s: out of memory\n", who);
+		close(fd);
+		return NULL;
+	}
+	f->len = sb.st_size;
+	/* the whole file mapped: the merge reads every source's chunks at once */
+	if (f->len > sizeof h && (f->p = mmap(NULL, f->len, PROT_READ, MAP_PRIVATE, fd, 0)) == MAP_FAILED) {
+		fprintf(stderr, "%s: %s: %s\n", who, path, strerror(errno));
+		close(fd);
+		free(f);
+		return NULL;
+	}
+	close(fd);
+	if (chunks(f, path, who, h.version) < 0) {
+		fprintf(stderr, "%s: out of memory\n", who);
+		capclose(f);
+		return NULL;
+	}
+	if (f->nsrc > 1)	/* v is nil with no chunk: qsort may not be given nil */
+		qsort(f->v, f->nsrc, sizeof f->v[0], bysrc);
+	return f;
+}
+
+int
+captruncated(Capfile *f)
+{
+	return f->truncated;
+}
+
+const Rec *
+capnext(Capfile *f)
+{
+	const Rec *best = NULL, *r;
+	Src *v = f->v;
+	size_t k, bk = 0;
+
+	for (k = 0; k < f->nsrc; k++) {
+		if (v[k].c == v[k].nchunk)
+			continue;
+		r = &v[k].rec[v[k].c][v[k].i];
+		if (best == NULL || r->ticks < best->ticks) {
+			best = r;
+			bk = k;
+		}
+	}
+	if (best != NULL && ++v[bk].i == v[bk].n[v[bk].c]) {
+		v[bk].c++;
+		v[bk].i = 0;
+	}
+	return best;
+}
+
+void
+capclose(Capfile *f)
+{
+	size_t k;
+
+	for (k = 0; k < f->nsrc; k++) {
+		free(f->v[k].rec);
+		free(f->v[k].n);
+	}
+	free(f->v);
+	if (f->p != NULL)
+		munmap((void *)f->p, f->len);
+	free(f);
+}

@@ -1,0 +1,62 @@
+/*
+ * client.h: devtrace's own.  devtrace.c holds the table of commands
+ * and calls them, one file each; under the commands, what they share:
+ * client.c (options, the device, programs and the server),
+ * statetext.c (the device's state text, parsed once for all) and
+ * capfile.c (the capture file's format, capfile.h); under those,
+ * cmd.h's live.c and aggtext.c.
+ */
+#ifndef DEVTRACE_CLIENT_H
+#define DEVTRACE_CLIENT_H
+#include <stdio.h>
+#include <sys/types.h>
+#include "host/shm.h"
+#include "cmd/cmd.h"
+
+typedef struct Cmd Cmd;
+struct Cmd {
+	char *name;
+	int (*fn)(Cmd *, int, char **);
+	char *args;
+	char *what;
+};
+
+/* the commands, each in the file of its name */
+int	xrun(Cmd *c, int argc, char **argv);
+int	xctl(Cmd *c, int argc, char **argv);
+int	xcat(Cmd *c, int argc, char **argv);	/* and cat FILE, a capture file */
+int	xrecord(Cmd *c, int argc, char **argv);
+int	xstate(Cmd *c, int argc, char **argv);
+int	xsyms(Cmd *c, int argc, char **argv);
+int	xaggs(Cmd *c, int argc, char **argv);
+int	xstatus(Cmd *c, int argc, char **argv);
+int	xstart(Cmd *c, int argc, char **argv);
+int	xstop(Cmd *c, int argc, char **argv);
+
+/* client.c */
+void	cmdusage(Cmd *c, FILE *f);	/* "usage: devtrace NAME ARGS" and what it does */
+int	nextopt(Cmd *c, int argc, char **argv, const char *sopts);	/* getopt's next; --help and unknown options end here */
+void	noargs(Cmd *c, int argc, char **argv);	/* a command that takes no argument: exit 2 on one */
+const char	*clientdir(void);	/* the device's directory (-d, $DEVTRACE_DIR, ...), absolute */
+Shm	*attach(void);	/* the device, if a live server serves it; else exit 1 */
+int	writeall(int fd, const char *buf, size_t n);	/* all of buf to fd, through EINTR; -1 on error */
+int	spawn(char **args, int nargs);	/* devtraced from beside this binary, with args; its exit status */
+int	stopserver(int pid);	/* SIGTERM, then wait up to Stopwait: 0 gone, 1 still there, -1 (errno) kill failed */
+int	preload(const char *dir);	/* LD_PRELOAD with the runtime first, DEVTRACE_DIR dir */
+void	unpreload(void);	/* LD_PRELOAD as the user gave it */
+int	findprog(const char *prog);	/* what execvp would find */
+pid_t	startprog(char **argv, const char *who);	/* argv run in a child; its pid, or -1 (told, as "WHO: ...") */
+int	exitstatus(int ws);	/* a child's wait status as an exit status: 128+N for signal N */
+int	copyfile(const char *from, const char *to);	/* to is a copy of from, empty if from is missing */
+
+/* statetext.c: the text devstate makes (dev/state.c), as lines */
+typedef struct Statetrace Statetrace;
+struct Statetrace {
+	const char *line;	/* "trace SPEC new NAME", in the text */
+	int len;
+};
+char	*stateget(Shm *s, const char *who);	/* the state now, NUL-terminated, in a buffer of its own that the next call reuses; NULL if the lock was not had (told, as "WHO: ...") */
+unsigned long long	statecounter(const char *st, const char *key);	/* N of the line "#key N", 0 if none */
+int	statehas(const char *st, const char *line);	/* the text has that line exactly */
+int	statetrace(const char *st, const char *spec, const char *name, Statetrace *t);	/* a trace's "new" line with that SPEC (GLOB, or START END) and NAME (either nil: any); 1 if found */
+#endif
