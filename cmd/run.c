@@ -383,11 +383,12 @@ nomatch(Run *r, const char *syms, off_t off)
 	return rc;
 }
 
-/* scripts/name syms records | scripts/flow, the scripts found beside this binary as the library is */
+/* scripts/name syms records | scripts/flow, the scripts found beside this binary as the library is;
+ * times in ns from the device's #hz (0: unknown, ticks) */
 static int
-showflow(const char *syms, const char *records)
+showflow(const char *syms, const char *records, unsigned long long hz)
 {
-	char want[PATH_MAX], name[PATH_MAX], flow[PATH_MAX];
+	char want[PATH_MAX], name[PATH_MAX], flow[PATH_MAX], hzarg[32] = "";
 	int st;
 	pid_t pid;
 
@@ -401,11 +402,13 @@ showflow(const char *syms, const char *records)
 		fprintf(stderr, "devtrace run: no %s: %s\n", want, strerror(errno));
 		return 1;
 	}
+	if (hz)
+		snprintf(hzarg, sizeof hzarg, "hz=%llu", hz);
 	fflush(NULL);
 	if ((pid = fork()) < 0)
 		return 1;
 	if (pid == 0) {
-		execl("/bin/sh", "sh", "-c", "\"$0\" \"$1\" \"$2\" | \"$3\"", name, syms, records, flow, (char *)NULL);
+		execl("/bin/sh", "sh", "-c", "\"$0\" \"$1\" \"$2\" | \"$3\" ${4:+-v \"$4\"}", name, syms, records, flow, hzarg, (char *)NULL);
 		_exit(127);
 	}
 	while (waitpid(pid, &st, 0) < 0)
@@ -513,7 +516,7 @@ session(Run *r, char **argv)
 			bad = 1;
 		}
 	} else {
-		bad |= showflow(syms, tmp);
+		bad |= showflow(syms, tmp, statecounter(state(r), "hz"));
 		unlink(tmp);
 	}
 	bad |= nomatch(r, syms, symoff);

@@ -55,6 +55,13 @@ setup_of() {
 	[ "$(printf '%s\n' "$output" | sort -u | wc -l)" = 1 ]
 }
 
+@test "run prints the flow's times in ns, from the device's #hz" {
+	needlib
+	run devtrace run -t 'parse_n*' -- "$X/fl_parse" 1
+	assert_success
+	assert_line --index 1 '    TID       TIME(ns)   DURATION  FUNCTION'
+}
+
 @test "run -t twice traces both patterns; --trace is -t" {
 	needlib
 	run devtrace run --trace 'parse_t*' -t 'print_?alue' "$X/fl_parse" '2+3'

@@ -25,3 +25,7 @@ load helper
 @test "flow: empty input gives empty output" {
 	golden empty "$S/flow" "$F/empty.trace"
 }
+
+@test "flow: in ns with the frequency from tracectl" {
+	golden simple.flow.ns pipe '"$S/name" "$F/simple.syms" "$F/simple.trace" | "$S/flow" -v ctl="$F/tracectl"'
+}

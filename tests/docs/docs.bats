@@ -1,0 +1,131 @@
+#!/usr/bin/env bats
+# The commands README and the manual pages show run as shown: rundoc
+# runs each document's "$ " lines in one shell, not as root, with a
+# device of its own, and compares their output by shape (normal.awk).
+load /usr/lib/bats/bats-support/load
+load /usr/lib/bats/bats-assert/load
+
+ROOT=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)
+R=$BATS_TEST_DIRNAME/rundoc
+
+# doc NAME: a document in the test's directory, from standard input
+doc() {
+	cat > "$BATS_TEST_TMPDIR/$1"
+	printf '%s\n' "$BATS_TEST_TMPDIR/$1"
+}
+
+@test "rundoc: numbers are not compared, the order of lines is not, words are" {
+	f=$(doc ok.md <<-'END'
+	Text.
+
+	    $ echo hello 42 0000000000401136
+	    hello 7 00000000004011ff
+	    $ printf 'a\nb\n'
+	    b
+	    a
+	END
+	)
+	run "$R" "$f"
+	assert_success
+	assert_output ''
+}
+
+@test "rundoc: an output word that differs fails, and names the command" {
+	f=$(doc words.md <<-'END'
+	    $ echo hello world
+	    hello there
+	END
+	)
+	run "$R" "$f"
+	assert_failure
+	assert_line --partial 'output differs from what is shown: echo hello world'
+}
+
+@test "rundoc: a line more or less fails; '...' lets the real output hold more" {
+	f=$(doc lines.md <<-'END'
+	    $ printf 'a\nb\n'
+	    a
+	END
+	)
+	run "$R" "$f"
+	assert_failure
+	f=$(doc cut.md <<-'END'
+	    $ printf 'a\nb\nc\n'
+	    c
+	    ...
+	END
+	)
+	run "$R" "$f"
+	assert_success
+}
+
+@test "rundoc: a command that fails fails the document; make lines are not run" {
+	f=$(doc fails.md <<-'END'
+	    $ make no-such-target
+	    $ false
+	END
+	)
+	run "$R" "$f"
+	assert_failure
+	assert_output --partial 'exit 1: false'
+	refute_output --partial 'no-such-target'
+}
+
+@test "rundoc: fenced blocks are not run; a manual page's literal blocks are, its escapes undone" {
+	f=$(doc fenced.md <<-'END'
+	```
+	$ false
+	```
+
+	    $ true
+	END
+	)
+	run "$R" "$f"
+	assert_success
+	f=$(doc page.1 <<-'END'
+	.Sh EXAMPLES
+	.Bd -literal
+	$ printf '%s\en' a\e\e.b
+	a\e.b
+	.Ed
+	END
+	)
+	run "$R" "$f"
+	assert_success
+}
+
+@test "README: every command shown runs, with the output shown" {
+	run "$R" "$ROOT/README"
+	assert_success
+	assert_output ''
+}
+
+@test "devtrace(1): every command shown runs, with the output shown" {
+	run "$R" "$ROOT/man/devtrace.1"
+	assert_success
+	assert_output ''
+}
+
+@test "devtrace-cc(1): every command shown runs, with the output shown" {
+	run "$R" "$ROOT/man/devtrace-cc.1"
+	assert_success
+	assert_output ''
+}
+
+@test "devtrace-scripts(1): every command shown runs, with the output shown" {
+	run "$R" "$ROOT/man/devtrace-scripts.1"
+	assert_success
+	assert_output ''
+}
+
+@test "devtrace(4): every command shown runs, with the output shown" {
+	run "$R" "$ROOT/man/devtrace.4"
+	assert_success
+	assert_output ''
+}
+
+@test "devtraced(8): every command shown runs, with the output shown" {
+	run "$R" "$ROOT/man/devtraced.8"
+	assert_success
+	assert_output ''
+}

@@ -1,0 +1,33 @@
+# extract.awk: the commands a document shows, and their output, as
+# "C<TAB>command" and "O<TAB>line" lines.  README (markdown): in a block
+# indented by four spaces, a line "$ command" and the lines after it up
+# to the next "$ " line or the block's end; fenced blocks are not read.
+# A manual page (mdoc): the same inside .Bd -literal ... .Ed, with the
+# roff escapes undone.  The convention is written in NOTES ("Commands
+# shown in the documents are tested").
+FNR == 1 { man = FILENAME ~ /\.[1-8]$/ }
+function flushblank() { for (; nblank > 0; nblank--) if (incmd) print "O\t" }
+function text(s) {
+	if (!man) return s
+	gsub(/\\&/, "", s); gsub(/\\\(aq/, "'", s); gsub(/\\-/, "-", s)
+	gsub(/\\e/, "\\", s)
+	return s
+}
+function line(s) {
+	s = text(s)
+	if (s ~ /^\$ /) { nblank = 0; incmd = 1; print "C\t" substr(s, 3); return }
+	if (s == "") { nblank++; return }
+	flushblank()
+	if (incmd) print "O\t" s
+}
+man {
+	if ($0 ~ /^\.Bd -literal/) { inblock = 1; incmd = 0; nblank = 0; next }
+	if ($0 ~ /^\.Ed/) { inblock = 0; incmd = 0; nblank = 0; next }
+	if (inblock && $0 !~ /^\.\\"/) line($0)
+	next
+}
+/^```/ { fenced = !fenced; incmd = 0; next }
+fenced { next }
+/^    / { line(substr($0, 5)); next }
+/^[ \t]*$/ { nblank++; next }
+{ incmd = 0; nblank = 0 }
