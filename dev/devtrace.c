@@ -533,7 +533,7 @@ ctlrun(Dev *d, char *line, uint32_t pid)
 
 	while (*p == ' ' || *p == '\t')
 		p++;
-	if (*p == '#')
+	if (*p == '#' || *p == 0)	/* a comment or a blank line: a no-op */
 		return 0;
 	while (*p) {
 		/* a predicate keeps its spaces: stop splitting at it */
@@ -554,8 +554,6 @@ ctlrun(Dev *d, char *line, uint32_t pid)
 	}
 	if (c.rest == 0)
 		c.rest = p;	/* "trace x pred" alone: nothing */
-	if (c.nf == 0)
-		return refuse(d, 0, Errempty);
 	for (cmd = cmds; cmd < cmds + nelem(cmds); cmd++) {
 		if (!seq(cmd->name, c.f[0]))
 			continue;
