@@ -11,15 +11,15 @@
  * A write is checked before any of its lines runs (length, characters),
  * so one refused by that check changes nothing; then its lines run in
  * order (blank lines and # lines are no-ops) and the first refused
- * stops it.  A refused write
- * ends the line the file kept: that line is dropped, and if the write
- * itself ended inside a line, so is the rest of that line, up to its
- * newline in the writes that follow, rather than glued to what comes
- * next.  A line too long is thus refused whole, however it was split.
+ * stops it.  A refused write ends the line the file kept: that line is
+ * dropped, and if the write itself ended inside a line, so is the rest
+ * of that line, up to its newline in the writes that follow, rather
+ * than glued to what comes next.  A line too long is thus refused
+ * whole, however it was split.
  */
 #include "dev/dat.h"
 #include "dev/error.h"
-#include "dev/ctl.h"
+#include "dev/fns.h"
 
 /* printable ASCII and tab */
 static int
@@ -84,7 +84,7 @@ ctlwrite(Dev *d, Ctlfile *f, const char *buf, size_t n, uint32_t pid, int eof)
 	}
 	if ((err = check(f, buf, e - buf)) != Errnone) {
 		drop(f, buf, e - buf, eof);
-		return ctlrefuse(d, err);
+		return errrefuse(d, 0, err);
 	}
 	for (p = buf; p < e; p = nl + 1) {
 		for (nl = p; nl < e && *nl != '\n'; nl++)
@@ -108,7 +108,7 @@ int
 devctlwrite(Dev *d, Ctlfile *f, const char *buf, size_t n, uint32_t pid)
 {
 	if (n == 0)
-		return ctlrefuse(d, Errempty);
+		return errrefuse(d, 0, Errempty);
 	return ctlwrite(d, f, buf, n, pid, 0);
 }
 
@@ -123,12 +123,18 @@ devctlclose(Dev *d, Ctlfile *f)
 }
 
 int
+devctlpending(const Ctlfile *f)
+{
+	return f->n > 0 || f->skip;
+}
+
+int
 devctl(Dev *d, const char *buf, size_t n, uint32_t pid)
 {
 	Ctlfile f;
 
 	if (n == 0)
-		return ctlrefuse(d, Errempty);
+		return errrefuse(d, 0, Errempty);
 	f.n = 0;
 	f.skip = 0;
 	f.pid = pid;

@@ -2,7 +2,6 @@
  * lib.c: the little the device needs of a C library, written out
  * because the device has none: strings, numbers as text, glob.
  */
-#include "dev/dat.h"
 #include "dev/lib.h"
 
 size_t
@@ -23,6 +22,41 @@ scopy(char *dst, const char *src, size_t n)
 	for (i = 0; i + 1 < n && src[i]; i++)
 		dst[i] = src[i];
 	dst[i] = 0;
+}
+
+/* the one tokeniser of the control language: words split at blanks, in place */
+char *
+sskip(char *s)
+{
+	while (sblank(*s))
+		s++;
+	return s;
+}
+
+char *
+sword(char **s)
+{
+	char *p = sskip(*s), *w = p;
+
+	while (*p && !sblank(*p))
+		p++;
+	if (*p)
+		*p++ = 0;
+	*s = sskip(p);
+	return w;
+}
+
+char *
+strim(char *s)
+{
+	char *e;
+
+	s = sskip(s);
+	e = s + slen(s);
+	while (e > s && sblank(e[-1]))
+		e--;
+	*e = 0;
+	return s;
 }
 
 /* text builders: output past the end is dropped, the length still counts */
@@ -164,7 +198,7 @@ globmatch(const char *p, const char *s)
 }
 
 int
-seqn(const char *a, const char *b, size_t n)
+streqn(const char *a, const char *b, size_t n)
 {
 	size_t i;
 

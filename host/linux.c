@@ -25,12 +25,6 @@ hostnsec(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec;
 }
 
-void
-hostpause(void)
-{
-	sched_yield();
-}
-
 /* a blocked writer's nap: a sleep, not a spin, so a reader on the same core gets to run */
 void
 hostwait(uint64_t nsec)

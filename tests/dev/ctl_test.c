@@ -206,6 +206,58 @@ test_blank_lines(void **unused)
 	free(d);
 }
 
+/* the kernel's rules, through devhostrules and devtracerefuse: no block, _text+ offsets, traces it refuses */
+static void
+test_host_rules(void **unused)
+{
+	Dev *d = newdev(16), *plain = newdev(16);
+	Ctlfile f = { 0 };
+	uint32_t g;
+
+	(void)unused;
+	/* a device whose host set no rules takes block and refuses _text+ */
+	assert_int_equal(ctl(plain, "policy block"), 0);
+	assert_int_equal(ctl(plain, "trace _text+10 _text+20 new t"), Einval);
+	assert_string_equal(deverr(plain), "trace: bad address");
+	devhostrules(d, Rulenoblock | Ruletext, 0x1000);
+	assert_int_equal(ctl(d, "policy block"), Einval);
+	assert_string_equal(deverr(d), "policy: block would make a probe wait where it may not: ring or fill in the kernel");
+	assert_int_equal(ctl(d, "policy block 10"), Einval);
+	assert_int_equal(ctl(d, "policy fill"), 0);
+	assert_non_null(strstr(commands(d), "policy fill\n"));
+	/* split across writes, refused when its line ends */
+	assert_int_equal(devctlwrite(d, &f, "policy bl", 9, 1), 0);
+	assert_int_equal(devctlwrite(d, &f, "ock\n", 4, 1), Einval);
+	assert_int_equal(devctlclose(d, &f), 0);
+	assert_non_null(strstr(commands(d), "policy fill\n"));
+	/* _text+HEX is an address textbase + HEX, wherever an address goes */
+	assert_int_equal(ctl(d, "trace _text+10 _text+0x20 new t\nquery _text+18"), 0);
+	assert_non_null(strstr(commands(d), "trace 0000000000001010 0000000000001020 new t\n"));
+	assert_non_null(strstr(state(d), "#query 0000000000001018 t\n"));
+	assert_int_equal(ctl(d, "trace _text+ _text+30 new u"), Einval);
+	assert_string_equal(deverr(d), "trace: bad address");
+	assert_int_equal(ctl(d, "trace _text+zz 3000 new u"), Einval);
+	/* a trace the host refuses: turned off, or removed with its aggregations */
+	assert_int_equal(ctl(d, "trace t on\nagg t entry @n = count()"), 0);
+	g = devtracegen(d, 0);
+	assert_int_not_equal(g, 0);
+	assert_int_equal(devtracegen(d, 1), 0);
+	assert_int_equal(devtracegen(d, -1), 0);
+	assert_int_equal(devtracerefuse(d, 0, 0, Einval, ": no exit probe"), Einval);
+	assert_string_equal(deverr(d), "trace: t: no exit probe");
+	assert_null(strstr(commands(d), "trace t on\n"));
+	assert_int_equal(devtracegen(d, 0), g);
+	assert_int_equal(devtracerefuse(d, 0, 1, Eperm, " selects f: denied, never traced"), Eperm);
+	assert_string_equal(deverr(d), "trace: t selects f: denied, never traced");
+	assert_null(strstr(commands(d), "trace 0000000000001010"));
+	assert_null(strstr(commands(d), "agg t"));
+	assert_int_equal(devtracegen(d, 0), 0);
+	assert_int_equal(devtracerefuse(d, 0, 1, Eperm, "gone"), Eperm);	/* none there: nothing changes */
+	assert_int_equal(counter(d, "#corrupt "), 0);
+	free(d);
+	free(plain);
+}
+
 static void
 test_comments_and_multiline(void **unused)
 {
@@ -618,6 +670,7 @@ main(void)
 		cmocka_unit_test(test_watch_filters_records),
 		cmocka_unit_test(test_comments_and_multiline),
 		cmocka_unit_test(test_blank_lines),
+		cmocka_unit_test(test_host_rules),
 		cmocka_unit_test(test_refusals),
 		cmocka_unit_test(test_long_lines_and_garbage),
 		cmocka_unit_test(test_round_trip),
