@@ -71,7 +71,7 @@ saywhat(char *err, size_t nerr, const char *what, const char *msg)
 	bputs(&b, what);
 	bputs(&b, ": ");
 	bputs(&b, msg);
-	bend(&b);
+	bputnul(&b);
 }
 
 /* an expression, key or value, into x: a variable alone needs no program */
@@ -265,7 +265,7 @@ define(Dev *d, int tslot, int exit, char *s, char *err, size_t nerr)
 	bputc(&b, ')');
 	if (b.p >= b.e)
 		return Erragglong;
-	bend(&b);
+	bputnul(&b);
 	scopy(a->src, src, Aggsrcmax);
 	scopy(a->name, name, Namelen);
 	clear(d, a);

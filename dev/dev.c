@@ -138,7 +138,7 @@ devtracerefuse(Dev *d, int slot, int remove, int err, const char *why)
 	bputs(&b, "trace: ");
 	bputs(&b, name);
 	bputs(&b, why);
-	bend(&b);
+	bputnul(&b);
 	if (remove) {
 		ast(&t->gen, 0);
 		t->on = 0;

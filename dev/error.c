@@ -40,7 +40,7 @@ errset(Dev *d, const char *cmd, const char *text)
 		bputs(&b, ": ");
 	}
 	bputs(&b, text);
-	bend(&b);
+	bputnul(&b);
 }
 
 /* a refusal: its text in Dev.err after the command's name (if any); its errno */

@@ -77,7 +77,7 @@ bputs(Buf *b, const char *s)
 
 /* a NUL after the text, or in the last byte if it did not fit */
 void
-bend(Buf *b)
+bputnul(Buf *b)
 {
 	*(b->p < b->e ? b->p : b->e) = 0;
 }

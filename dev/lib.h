@@ -44,7 +44,7 @@ void	bputc(Buf *b, char c);
 void	bputs(Buf *b, const char *s);
 void	bputhex(Buf *b, uint64_t v);
 void	bputdec(Buf *b, uint64_t v);
-void	bend(Buf *b);
+void	bputnul(Buf *b);	/* a NUL after the text, or in the last byte if it did not fit */
 int	parsehex(const char *s, uint64_t *v);
 int	parsedec(const char *s, uint64_t *v);
 int	globmatch(const char *pat, const char *s);

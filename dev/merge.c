@@ -11,6 +11,18 @@
 #include "dev/host.h"
 #include "dev/slot.h"
 
+/* a read of the shared ring alone (read.c: devreadring): no writer's ring to merge it with */
+void
+mergeshared(Merge *m, Dev *d, uint32_t log, uint32_t *wait)
+{
+	m->d = d;
+	m->cap = 1ull << log;
+	m->ohead = ald(&d->head);
+	m->oin = 1;
+	m->n = 0;
+	m->wait = wait;
+}
+
 /*
  * A read begins: the rings with records, up to Nmerge of them, each up
  * to its head now.  The scan starts where the last one that found more
@@ -23,12 +35,7 @@ mergestart(Merge *m, Dev *d, uint32_t log, uint32_t *wait)
 	Wring *wr = wrings(d, lim);
 	uint64_t h, t;
 
-	m->d = d;
-	m->cap = 1ull << log;
-	m->ohead = ald(&d->head);
-	m->oin = 1;
-	m->n = 0;
-	m->wait = wait;
+	mergeshared(m, d, log, wait);
 	if (n == 0 || n > Nringmax)
 		return;
 	start = d->mergenext % n;
@@ -52,18 +59,6 @@ mergestart(Merge *m, Dev *d, uint32_t log, uint32_t *wait)
 		m->src[m->n].peeked = 0;
 		m->n++;
 	}
-}
-
-/* a read of the shared ring alone (read.c: devreadring): no writer's ring to merge it with */
-void
-mergeshared(Merge *m, Dev *d, uint32_t log, uint32_t *wait)
-{
-	m->d = d;
-	m->cap = 1ull << log;
-	m->ohead = ald(&d->head);
-	m->oin = 1;
-	m->n = 0;
-	m->wait = wait;
 }
 
 /*
