@@ -348,9 +348,13 @@ agghits(Dev *d)
 	return n;
 }
 
-/* a string of the block, n bytes at most: what a command could have put there, else '?' (counted) */
+/*
+ * A string of the block, n bytes at most: what a command could have put
+ * there, else '?', in the block too, and a NUL in its last byte if it
+ * had none: the damage is counted once, the next look finds it repaired.
+ */
 static void
-bputsafe(Dev *d, Buf *b, const char *s, size_t n)
+bputsafe(Dev *d, Buf *b, char *s, size_t n)
 {
 	size_t i;
 	char c;
@@ -358,10 +362,14 @@ bputsafe(Dev *d, Buf *b, const char *s, size_t n)
 
 	for (i = 0; i < n - 1 && (c = s[i]) != 0; i++) {
 		if ((unsigned char)c < ' ' || (unsigned char)c >= 0x7f) {
-			c = '?';
+			s[i] = c = '?';
 			bad = 1;
 		}
 		bputc(b, c);
+	}
+	if (i == n - 1 && s[i]) {
+		s[i] = 0;
+		bad = 1;
 	}
 	if (bad)
 		corrupt(d);
