@@ -28,18 +28,13 @@ enum {
 	Tickms = 5,	/* how often waiting tracepipe reads look again */
 };
 
-static struct {
-	char *name;
-	int rw;		/* may be opened for writing */
-} tab[Qmax] = {
-	[Qdir] = { ".", 0 },
-	[Qctl] = { "tracectl", 1 },
-	[Qtrace] = { "trace", 0 },
-	[Qpipe] = { "tracepipe", 0 },
-	[Qsyms] = { "syms", 0 },
-	[Qaggs] = { "aggs", 0 },
-	[Qaggraw] = { "aggraw", 0 },
-};
+/* the device's files after the directory, in the order of dev/devtrace.h's table */
+_Static_assert(Qmax - Qctl == Nfile && Qsyms - Qctl == Filesyms, "cmd/fs.c: Q* in devfiles' order");
+static const Devfile *
+file(int q)
+{
+	return &devfiles[q - Qctl];
+}
 
 typedef struct Fh Fh;
 typedef struct Pend Pend;
@@ -83,7 +78,7 @@ fill(int q, struct stat *st)
 		st->st_mode = S_IFDIR | 0700;
 		st->st_nlink = 2;
 	} else {
-		st->st_mode = S_IFREG | 0600;
+		st->st_mode = S_IFREG | file(q)->mode;
 		st->st_nlink = 1;
 	}
 }
@@ -123,7 +118,7 @@ fslookup(fuse_req_t req, fuse_ino_t parent, const char *name)
 		return;
 	}
 	for (q = Qctl; q < Qmax; q++)
-		if (strcmp(tab[q].name, name) == 0) {
+		if (strcmp(file(q)->name, name) == 0) {
 			memset(&e, 0, sizeof e);
 			e.ino = q;
 			e.attr_timeout = e.entry_timeout = 1.0;
@@ -180,7 +175,7 @@ fsreaddir(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off, struct fuse_fi
 	/* offsets: 0 ".", 1 "..", then the files */
 	for (q = off; q < Qmax; q++) {
 		fill(q < 2 ? Qdir : q, &st);
-		m = fuse_add_direntry(req, buf + n, size - n, q == 0 ? "." : q == 1 ? ".." : tab[q].name, &st, q + 1);
+		m = fuse_add_direntry(req, buf + n, size - n, q == 0 ? "." : q == 1 ? ".." : file(q)->name, &st, q + 1);
 		if (m > size - n)
 			break;
 		n += m;
@@ -203,7 +198,7 @@ fsopen(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 		fuse_reply_err(req, ENOENT);
 		return;
 	}
-	if ((fi->flags & O_ACCMODE) != O_RDONLY && !tab[ino].rw) {
+	if ((fi->flags & O_ACCMODE) != O_RDONLY && (ino == Qdir || !file(ino)->write)) {
 		fuse_reply_err(req, EACCES);
 		return;
 	}

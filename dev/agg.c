@@ -13,6 +13,7 @@
  * (predrun): any process may have written them.
  */
 #include "dev/dat.h"
+#include "dev/fns.h"
 #include "dev/lib.h"
 #include "dev/host.h"
 
@@ -35,37 +36,6 @@ aggqlow(int b)
 	if (b > 64)
 		return (int64_t)((uint64_t)1 << (b - 65));
 	return (int64_t)-((uint64_t)1 << (63 - b));
-}
-
-/* the table a writer adds to: its own, claimed as a shard is (hit.c), or the shared one */
-static uint32_t
-claim(Dev *d, uint32_t tid)
-{
-	Abuf *b = d->aggs.buf;
-	uint32_t i, o;
-
-	for (i = 0; i < Naggbuf; i++)
-		if (rld(&b[i].tid) == tid)
-			return i + 1;
-	for (i = 0; i < Naggbuf; i++) {
-		o = 0;
-		if (rld(&b[i].tid) == 0 && acas(&b[i].tid, &o, tid))
-			return i + 1;
-	}
-	/* a dead owner's table: its results stay, the new owner adds to them */
-	for (i = 0; i < Naggbuf; i++)
-		if ((o = rld(&b[i].tid)) != 0 && o < Tidbound && !hostalive(o) && acas(&b[i].tid, &o, tid))
-			return i + 1;
-	return Naggbuf + 1;
-}
-
-void
-aggwriterdone(Writer *w)
-{
-	if (w->aggd && w->aggbuf >= 1 && w->aggbuf <= Naggbuf)
-		ast(&w->aggd->aggs.buf[w->aggbuf - 1].tid, 0);
-	w->aggd = 0;
-	w->aggbuf = 0;
 }
 
 /* what the hook path needs of aggregation i, if its keys and value are lone variables: else s->gen stays 0 */
@@ -281,7 +251,7 @@ aggblock(Dev *d, uint32_t i, const Tsel *sel, const Hit *h, Abuf *b, int shared)
 	func = rld(&a->func);
 	nkey = rld(&a->nkey);
 	if (func >= Nfunc || nkey > Nkey) {
-		aadd(&d->count[Ccorrupt], 1);
+		corrupt(d);
 		return;
 	}
 	for (j = 0; j < nkey; j++) {
@@ -308,7 +278,7 @@ aggblock(Dev *d, uint32_t i, const Tsel *sel, const Hit *h, Abuf *b, int shared)
 		/* as the command checked: step divides high - low into Lqmax buckets at most */
 		if (step <= 0 || low >= high || ((uint64_t)high - (uint64_t)low) % step != 0 ||
 		    ((uint64_t)high - (uint64_t)low) / step > Lqmax) {
-			aadd(&d->count[Ccorrupt], 1);
+			corrupt(d);
 			return;
 		}
 		if ((int64_t)x < low)
@@ -368,7 +338,7 @@ agghit(Dev *d, const Tsel *sel, Hit *h)
 	if (m != 0) {
 		if (w && w->aggd != d) {
 			w->aggd = d;
-			w->aggbuf = claim(d, h->tid);
+			w->aggbuf = writeraggbuf(d, h->tid);
 		}
 		i = w && w->aggbuf - 1 < Naggbuf ? w->aggbuf - 1 : Naggbuf;	/* aggbuf is the process's own: 1 + index, or Naggbuf + 1 */
 		b = &d->aggs.buf[i];

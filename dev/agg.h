@@ -100,19 +100,4 @@ struct Aggs {
 	Abuf buf[Naggbuf + 1];	/* the last is shared: writers with none of their own, with atomics */
 };
 
-/* agg.c: the hook side */
-struct Dev;
-int	agghit(struct Dev *d, const Tsel *sel, Hit *h);	/* aggregate a hit that passed the predicate: Hrecord if the trace records, Hfollow if its exit is wanted */
-void	aggtsel(struct Dev *d, int slot, Tsel *sel);	/* which aggregations fire at the trace's hits */
-void	aggwriterdone(Writer *w);
-int	aggqbucket(uint64_t v);		/* quantize's bucket of a value */
-int64_t	aggqlow(int b);			/* and its lower bound */
-
-/* aggctl.c: the control side */
-int	aggctl(struct Dev *d, char *line, char *err, size_t nerr);	/* "agg ..." after the word: Errnone or an error (error.h), reason in err */
-void	aggdetach(struct Dev *d, int slot);	/* the trace is removed: so are its aggregations */
-void	aggstate(struct Dev *d, void *buf, int counters);	/* into a Buf: the commands that rebuild them (0), or their counters (1) */
-uint64_t	aggdrops(struct Dev *d);	/* #aggdrops */
-uint64_t	agghits(struct Dev *d);	/* #aggregated */
-
 #endif

@@ -16,8 +16,8 @@
  */
 #include "dev/dat.h"
 #include "dev/error.h"
+#include "dev/fns.h"
 #include "dev/lib.h"
-#include "dev/ctl.h"
 
 static const char *const funcs[Nfunc] = {
 	[Fcount] = "count", [Fsum] = "sum", [Fmin] = "min", [Fmax] = "max",
@@ -29,62 +29,9 @@ static const char *const recmodes[] = {
 };
 
 static int
-space(char c)
-{
-	return c == ' ' || c == '\t';
-}
-
-static char *
-skip(char *s)
-{
-	while (space(*s))
-		s++;
-	return s;
-}
-
-/* the next word, NUL-terminated in place; *s after it */
-static char *
-word(char **s)
-{
-	char *p = skip(*s), *w = p;
-
-	while (*p && !space(*p))
-		p++;
-	if (*p)
-		*p++ = 0;
-	*s = skip(p);
-	return w;
-}
-
-/* s without the spaces that end it, in place */
-static char *
-trim(char *s)
-{
-	char *e;
-
-	s = skip(s);
-	e = s + slen(s);
-	while (e > s && space(e[-1]))
-		e--;
-	*e = 0;
-	return s;
-}
-
-static int
 namechar(char c, int first)
 {
 	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || (!first && c >= '0' && c <= '9');
-}
-
-static int
-tracenamed(Dev *d, const char *name)
-{
-	int i;
-
-	for (i = 0; i < Ntrace; i++)
-		if (d->trace[i].gen && seqn(d->trace[i].name, name, Namelen))
-			return i;
-	return -1;
 }
 
 static Agg *
@@ -93,7 +40,7 @@ aggnamed(Dev *d, const char *name)
 	Agg *a;
 
 	for (a = d->aggs.agg; a < d->aggs.agg + Nagg; a++)
-		if (a->gen && seqn(a->name, name, Namelen))
+		if (a->gen && streqn(a->name, name, Namelen))
 			return a;
 	return 0;
 }
@@ -124,7 +71,7 @@ saywhat(char *err, size_t nerr, const char *what, const char *msg)
 	bputs(&b, what);
 	bputs(&b, ": ");
 	bputs(&b, msg);
-	bend(&b);
+	bputnul(&b);
 }
 
 /* an expression, key or value, into x: a variable alone needs no program */
@@ -137,13 +84,13 @@ compile(Aexpr *x, char *src, int key, const char *what, char *err, size_t nerr)
 	__builtin_memset(x, 0, sizeof *x);
 	if (*src == 0)
 		return Errkey;
-	if (key && seq(src, "func")) {
+	if (key && streq(src, "func")) {
 		x->kind = Evar;
 		x->var = Vpc;
 		x->show = Sfunc;
 		return Errnone;
 	}
-	if (key && seq(src, "execname")) {
+	if (key && streq(src, "execname")) {
 		x->kind = Eexec;
 		x->show = Sstr;
 		return Errnone;
@@ -167,7 +114,7 @@ split(char *s, char **f, int max)
 {
 	int n = 0, depth = 0;
 
-	if (*trim(s) == 0)
+	if (*strim(s) == 0)
 		return 0;
 	f[n++] = s;
 	for (; *s; s++) {
@@ -192,7 +139,7 @@ sdec(char *s, int64_t *v)
 	uint64_t u;
 	int neg;
 
-	s = trim(s);
+	s = strim(s);
 	neg = *s == '-';
 	if (!parsedec(s + neg, &u) || u >= (uint64_t)1 << 62)
 		return 0;
@@ -208,7 +155,7 @@ putlist(Buf *b, char **f, int n)
 	for (i = 0; i < n; i++) {
 		if (i > 0)
 			bputs(b, ", ");
-		bputs(b, trim(f[i]));
+		bputs(b, strim(f[i]));
 	}
 }
 
@@ -223,13 +170,13 @@ define(Dev *d, int tslot, int exit, char *s, char *err, size_t nerr)
 	int nk, na, i, w, r;
 	uint32_t f;
 
-	s = skip(s);
+	s = sskip(s);
 	if (*s++ != '@')
 		return Erraggform;
 	name = s;
 	for (i = 0; namechar(*s, i == 0); s++, i++)
 		;
-	if (i == 0 || i >= Namelen || (*s && *s != '[' && *s != '=' && !space(*s)))
+	if (i == 0 || i >= Namelen || (*s && *s != '[' && *s != '=' && !sblank(*s)))
 		return Erraggname;
 	if (*s == '[') {
 		*s++ = 0;
@@ -240,27 +187,27 @@ define(Dev *d, int tslot, int exit, char *s, char *err, size_t nerr)
 			return Erraggform;
 		*s++ = 0;
 	}
-	s = skip(s);
+	s = sskip(s);
 	if (*s != '=')
 		return Erraggform;
 	*s++ = 0;
 	name[i] = 0;	/* after the checks that read what followed it */
-	fn = s = skip(s);
+	fn = s = sskip(s);
 	while (namechar(*s, 0))
 		s++;
 	e = s;
-	s = skip(s);
+	s = sskip(s);
 	if (*s != '(')
 		return Erraggform;
 	*e = 0;
 	args = ++s;
 	e = args + slen(args);
-	while (e > args && space(e[-1]))
+	while (e > args && sblank(e[-1]))
 		e--;
 	if (e == args || e[-1] != ')')
 		return Erraggform;
 	e[-1] = 0;
-	for (f = 0; f < Nfunc && !seq(fn, funcs[f]); f++)
+	for (f = 0; f < Nfunc && !streq(fn, funcs[f]); f++)
 		;
 	if (f == Nfunc)
 		return Erraggfunc;
@@ -289,14 +236,14 @@ define(Dev *d, int tslot, int exit, char *s, char *err, size_t nerr)
 	a->low = a->high = a->step = 0;
 	for (i = w = 0; i < nk; i++) {
 		what[4] = '1' + i;
-		if ((r = compile(&a->key[i], trim(kf[i]), 1, what, err, nerr)) != Errnone)
+		if ((r = compile(&a->key[i], strim(kf[i]), 1, what, err, nerr)) != Errnone)
 			return r;
 		w += a->key[i].kind == Eexec ? 2 : 1;
 	}
 	if (w > Nkeyw)
 		return Errkeys;
 	__builtin_memset(&a->val, 0, sizeof a->val);
-	if (na > 0 && (r = compile(&a->val, trim(af[0]), 0, "value", err, nerr)) != Errnone)
+	if (na > 0 && (r = compile(&a->val, strim(af[0]), 0, "value", err, nerr)) != Errnone)
 		return r;
 	if (f == Flquantize) {
 		if (!sdec(af[1], &a->low) || !sdec(af[2], &a->high) || !sdec(af[3], &a->step) ||
@@ -318,7 +265,7 @@ define(Dev *d, int tslot, int exit, char *s, char *err, size_t nerr)
 	bputc(&b, ')');
 	if (b.p >= b.e)
 		return Erragglong;
-	bend(&b);
+	bputnul(&b);
 	scopy(a->src, src, Aggsrcmax);
 	scopy(a->name, name, Namelen);
 	clear(d, a);
@@ -330,24 +277,25 @@ aggctl(Dev *d, char *s, char *err, size_t nerr)
 {
 	char *w1, *w2, *w3;
 	Agg *a;
+	Trace *tr;
 	int t;
 	uint32_t m;
 
 	err[0] = 0;
-	w1 = word(&s);
+	w1 = sword(&s);
 	if (*w1 == '@') {
-		w2 = word(&s);
-		if (*s || !(seq(w2, "clear") || seq(w2, "remove")))
+		w2 = sword(&s);
+		if (*s || !(streq(w2, "clear") || streq(w2, "remove")))
 			return Erraggform;
 		if ((a = aggnamed(d, w1 + 1)) == 0)
 			return Errnoagg;
-		if (seq(w2, "clear"))
+		if (streq(w2, "clear"))
 			clear(d, a);
 		else
 			ast(&a->gen, 0);
 		return Errnone;
 	}
-	if (seq(w1, "clear") && *s == 0) {
+	if (streq(w1, "clear") && *s == 0) {
 		for (a = d->aggs.agg; a < d->aggs.agg + Nagg; a++)
 			if (a->gen)
 				clear(d, a);
@@ -355,15 +303,16 @@ aggctl(Dev *d, char *s, char *err, size_t nerr)
 	}
 	if (*w1 == 0)
 		return Erraggform;
-	w2 = word(&s);
-	if (!seq(w2, "entry") && !seq(w2, "exit") && !seq(w2, "records"))
+	w2 = sword(&s);
+	if (!streq(w2, "entry") && !streq(w2, "exit") && !streq(w2, "records"))
 		return Erraggform;
-	if ((t = tracenamed(d, w1)) < 0)
+	if ((tr = tracelookup(d, w1)) == 0)
 		return Errnotrace;
-	if (!seq(w2, "records"))
-		return define(d, t, seq(w2, "exit"), s, err, nerr);
-	w3 = word(&s);
-	for (m = 0; m < nelem(recmodes) && !seq(w3, recmodes[m]); m++)
+	t = tr - d->trace;
+	if (!streq(w2, "records"))
+		return define(d, t, streq(w2, "exit"), s, err, nerr);
+	w3 = sword(&s);
+	for (m = 0; m < nelem(recmodes) && !streq(w3, recmodes[m]); m++)
 		;
 	if (*s || m == nelem(recmodes))
 		return Errrecmode;
@@ -382,13 +331,13 @@ aggdetach(Dev *d, int slot)
 	ast(&d->aggs.recmode[slot], Rauto);
 }
 
-uint64_t
+static uint64_t
 aggdrops(Dev *d)
 {
 	return rld(&d->aggs.drops);
 }
 
-uint64_t
+static uint64_t
 agghits(Dev *d)
 {
 	uint64_t n = 0;
@@ -399,9 +348,13 @@ agghits(Dev *d)
 	return n;
 }
 
-/* a string of the block, n bytes at most: what a command could have put there, else '?' (counted) */
+/*
+ * A string of the block, n bytes at most: what a command could have put
+ * there, else '?', in the block too, and a NUL in its last byte if it
+ * had none: the damage is counted once, the next look finds it repaired.
+ */
 static void
-bputsafe(Dev *d, Buf *b, const char *s, size_t n)
+bputsafe(Dev *d, Buf *b, char *s, size_t n)
 {
 	size_t i;
 	char c;
@@ -409,10 +362,14 @@ bputsafe(Dev *d, Buf *b, const char *s, size_t n)
 
 	for (i = 0; i < n - 1 && (c = s[i]) != 0; i++) {
 		if ((unsigned char)c < ' ' || (unsigned char)c >= 0x7f) {
-			c = '?';
+			s[i] = c = '?';
 			bad = 1;
 		}
 		bputc(b, c);
+	}
+	if (i == n - 1 && s[i]) {
+		s[i] = 0;
+		bad = 1;
 	}
 	if (bad)
 		corrupt(d);
@@ -420,9 +377,8 @@ bputsafe(Dev *d, Buf *b, const char *s, size_t n)
 
 /* the definitions (counters 0), or the counters as comments (1) */
 void
-aggstate(Dev *d, void *buf, int counters)
+aggstate(Dev *d, Buf *b, int counters)
 {
-	Buf *b = buf;
 	Agg *a;
 	Trace *t;
 	uint32_t m;

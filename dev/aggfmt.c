@@ -26,6 +26,7 @@
  * so $6..$NF.  "#" lines are comments: an aggregation's drops.
  */
 #include "dev/dat.h"
+#include "dev/fns.h"
 #include "dev/lib.h"
 
 typedef struct Me Me;

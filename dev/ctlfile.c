@@ -8,23 +8,18 @@
  * (last close), as echo -n start > tracectl has always worked.
  * devctl is a whole text on its own: one write, then the close.
  *
- * A write is checked before any of its lines runs (length, characters,
- * blank lines), so one refused by that check changes nothing; then its
- * lines run in order and the first refused stops it.  A refused write
- * ends the line the file kept: that line is dropped, and if the write
- * itself ended inside a line, so is the rest of that line, up to its
- * newline in the writes that follow, rather than glued to what comes
- * next.  A line too long is thus refused whole, however it was split.
+ * A write is checked before any of its lines runs (length, characters),
+ * so one refused by that check changes nothing; then its lines run in
+ * order (blank lines and # lines are no-ops) and the first refused
+ * stops it.  A refused write ends the line the file kept: that line is
+ * dropped, and if the write itself ended inside a line, so is the rest
+ * of that line, up to its newline in the writes that follow, rather
+ * than glued to what comes next.  A line too long is thus refused
+ * whole, however it was split.
  */
 #include "dev/dat.h"
 #include "dev/error.h"
-#include "dev/ctl.h"
-
-static int
-isspacetab(char c)
-{
-	return c == ' ' || c == '\t';
-}
+#include "dev/fns.h"
 
 /* printable ASCII and tab */
 static int
@@ -33,36 +28,25 @@ isbadchar(char c)
 	return ((unsigned char)c < ' ' && c != '\t') || (unsigned char)c >= 0x7f;
 }
 
-/* the lines a write finishes and the one it leaves (ended too, if eof), after what f keeps */
+/* the lines a write finishes and the one it leaves, after what f keeps: length and characters */
 static int
-check(const Ctlfile *f, const char *buf, size_t n, int eof)
+check(const Ctlfile *f, const char *buf, size_t n)
 {
 	size_t i, len = f->n;
-	int blank = 1;
 
 	if (len > Linemax)
 		return Errlinelong;
-	for (i = 0; i < len; i++)
-		if (!isspacetab(f->line[i]))
-			blank = 0;
 	for (i = 0; i < n; i++) {
 		if (buf[i] == '\n') {
-			if (blank)
-				return Errempty;
 			len = 0;
-			blank = 1;
 			continue;
 		}
 		if (len >= Linemax)
 			return Errlinelong;
 		if (isbadchar(buf[i]))
 			return Errbadchar;
-		if (!isspacetab(buf[i]))
-			blank = 0;
 		len++;
 	}
-	if (eof && blank && len > 0)
-		return Errempty;
 	return Errnone;
 }
 
@@ -98,9 +82,9 @@ ctlwrite(Dev *d, Ctlfile *f, const char *buf, size_t n, uint32_t pid, int eof)
 			return 0;
 		buf = p + 1;
 	}
-	if ((err = check(f, buf, e - buf, eof)) != Errnone) {
+	if ((err = check(f, buf, e - buf)) != Errnone) {
 		drop(f, buf, e - buf, eof);
-		return ctlrefuse(d, err);
+		return errrefuse(d, 0, err);
 	}
 	for (p = buf; p < e; p = nl + 1) {
 		for (nl = p; nl < e && *nl != '\n'; nl++)
@@ -124,7 +108,7 @@ int
 devctlwrite(Dev *d, Ctlfile *f, const char *buf, size_t n, uint32_t pid)
 {
 	if (n == 0)
-		return ctlrefuse(d, Errempty);
+		return errrefuse(d, 0, Errempty);
 	return ctlwrite(d, f, buf, n, pid, 0);
 }
 
@@ -139,12 +123,18 @@ devctlclose(Dev *d, Ctlfile *f)
 }
 
 int
+devctlpending(const Ctlfile *f)
+{
+	return f->n > 0 || f->skip;
+}
+
+int
 devctl(Dev *d, const char *buf, size_t n, uint32_t pid)
 {
 	Ctlfile f;
 
 	if (n == 0)
-		return ctlrefuse(d, Errempty);
+		return errrefuse(d, 0, Errempty);
 	f.n = 0;
 	f.skip = 0;
 	f.pid = pid;

@@ -1,20 +1,17 @@
 /*
- * dat.h: the device's memory, shared by every process that writes to it.
- * No pointers: each process maps it at its own address.  Fields the hook
- * side reads while the control side writes them are read and written
- * with the atomics below; everything else belongs to the control side.
+ * dat.h: the device's memory, shared by every process that writes to it
+ * (as Plan 9's portdat.h: the layout; the functions are fns.h's, the
+ * record's seqlock slot.h's).  No pointers: each process maps it at its
+ * own address.  Fields the hook side reads while the control side
+ * writes them are read and written with atomic.h's loads and stores;
+ * everything else belongs to the control side.
  */
+#ifndef DEVTRACE_DAT_H
+#define DEVTRACE_DAT_H
+
+#include "dev/atomic.h"
 #include "dev/pred.h"
 #include "dev/agg.h"
-
-struct Buf;
-
-#define ald(p)		__atomic_load_n((p), __ATOMIC_ACQUIRE)
-#define rld(p)		__atomic_load_n((p), __ATOMIC_RELAXED)
-#define ast(p, v)	__atomic_store_n((p), (v), __ATOMIC_RELEASE)
-#define rst(p, v)	__atomic_store_n((p), (v), __ATOMIC_RELAXED)
-#define aadd(p, v)	__atomic_fetch_add((p), (v), __ATOMIC_RELAXED)
-#define acas(p, o, n)	__atomic_compare_exchange_n((p), (o), (n), 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)
 
 typedef struct Slot Slot;
 typedef struct Shard Shard;
@@ -24,23 +21,20 @@ typedef struct Trace Trace;
 
 enum {
 	Magic = 0x65636172747665ull & 0xffffffff,	/* "devtrace" */
-	Version = 6,	/* 4: the buffer policy (policy, waitms, stalled, dropped); 5: aggregations; 6: writers' rings (nring, Wring) */
+	Version = 7,	/* 4: the buffer policy (policy, waitms, stalled, dropped); 5: aggregations; 6: writers' rings (nring, Wring); 7: the host's rules (rules, textbase) */
 	Tidbound = 0x80000000u,	/* Wring.tid of a host's static writer (devwriterbind): no thread has it */
 	Range = 1,	/* Trace.kind: an address range */
 	Glob,		/*	a pattern over symbol names */
 };
 
 /*
- * One record.  seq says which ticket owns the slot: 2t+1 while the
+ * One record: a sequence word and the Rec it guards (slot.h writes and
+ * loads them).  seq says which ticket owns the slot: 2t+1 while the
  * writer of ticket t fills it, 2t+2 once it is complete.
  */
 struct Slot {
 	uint64_t seq;
-	uint64_t pc;
-	uint64_t ticks;
-	uint32_t tid;
-	uint32_t exit;
-	uint64_t a[4];
+	Rec rec;
 } __attribute__((aligned(64)));	/* one cache line: a record touches one line */
 
 /*
@@ -105,6 +99,8 @@ struct Dev {
 	uint32_t nreader;
 	uint32_t reader[Nreader];
 	uint32_t gennext;
+	uint32_t rules;		/* the host's: Rnoblock, Rtext (devhostrules) */
+	uint64_t textbase;	/* Rtext: what _text+HEX adds HEX to */
 	Trace trace[Ntrace];
 
 	/*
@@ -147,7 +143,7 @@ wslots(Dev *d, uint32_t logmax, uint32_t nring, uint32_t i)
 }
 
 /*
- * One read's merge of the rings (wring.c), on the reader's stack: the
+ * One read's merge of the rings (merge.c), on the reader's stack: the
  * rings that had records when it began, up to their heads then, each
  * with the time of its next record once looked at; the shared ring too.
  */
@@ -158,7 +154,7 @@ enum {
 struct Merge {
 	Dev *d;
 	uint64_t cap;		/* records per ring */
-	uint64_t ohead;		/* the shared ring's head, as take keeps it */
+	uint64_t ohead;		/* the shared ring's head, as ringtake keeps it */
 	uint64_t oticks;	/* its next record's time, when oin is 2 */
 	uint32_t oin;		/* the shared ring: 0 done, 1 to look at, 2 looked at */
 	uint32_t n;		/* writers' rings in src */
@@ -173,65 +169,6 @@ struct Merge {
 	} src[Nmerge];
 };
 
-/*
- * The seqlock's writer, for a slot only one thread writes: seq odd,
- * the fields, seq even.  Plain stores on x86; the fence keeps the odd
- * seq before the fields for a reader that copies meanwhile.  The
- * record's values come in registers (wslotv): read before the fence,
- * a Hit's fields would be read again after it.
- */
-static inline __attribute__((always_inline)) void
-wslotv(Slot *s, uint64_t t, uint32_t tid, uint32_t exit, uint64_t pc, uint64_t ticks,
-	uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3)
-{
-	rst(&s->seq, 2*t + 1);
-	__atomic_thread_fence(__ATOMIC_RELEASE);
-	rst(&s->tid, tid);
-	rst(&s->exit, exit);
-	rst(&s->pc, pc);
-	rst(&s->ticks, ticks);
-	rst(&s->a[0], a0);
-	rst(&s->a[1], a1);
-	rst(&s->a[2], a2);
-	rst(&s->a[3], a3);
-	ast(&s->seq, 2*t + 2);
-}
-
-/* a record's fields from a Hit, between the seq that claims the slot and the one that publishes it */
-static inline __attribute__((always_inline)) void
-slotfields(Slot *s, const Hit *h)
-{
-	rst(&s->tid, h->tid);
-	rst(&s->exit, (uint32_t)h->exit);
-	rst(&s->pc, h->pc);
-	rst(&s->ticks, h->ticks);
-	rst(&s->a[0], h->a[0]);
-	rst(&s->a[1], h->exit ? 0 : h->a[1]);
-	rst(&s->a[2], h->exit ? 0 : h->a[2]);
-	rst(&s->a[3], h->exit ? 0 : h->a[3]);
-}
-
-/* the same stores from a Hit (devrecord's), its fields read as they are stored */
-static inline __attribute__((always_inline)) void
-wslot(Slot *s, const Hit *h, uint64_t t)
-{
-	rst(&s->seq, 2*t + 1);
-	__atomic_thread_fence(__ATOMIC_RELEASE);
-	slotfields(s, h);
-	ast(&s->seq, 2*t + 2);
-}
-
-/* a writer's own ring, under the ring policy: no locked instruction (wring.c) */
-static inline __attribute__((always_inline)) void
-wput(const Writer *w, const Hit *h, uint32_t log)
-{
-	Wring *r = w->wr;
-	uint64_t t = rld(&r->head);
-
-	wslot(&w->ws[t & ((1ull << log) - 1)], h, t);
-	ast(&r->head, t + 1);
-}
-
 /* Dev.policy */
 enum {
 	Pring,		/* full: the oldest record is overwritten (counted lost) */
@@ -242,11 +179,7 @@ enum {
 	Waitmax = 60000,
 };
 
-/* devtrace.c: the control side found damage; counted */
-void	corrupt(Dev *d);
-
-/* ring.c */
-/* policy block's wait for the reader, one per blocked write: ring.c's blockwait */
+/* policy block's wait for the reader, one per blocked write (blockwait.c) */
 enum {
 	Napmin = 20*1000,	/* a blocked writer's first sleep, ns; doubled up to */
 	Napmax = 1000*1000,	/* this: a reader woken from a stop is seen within a ms */
@@ -257,22 +190,19 @@ struct Blockwait {
 	uint64_t since;		/* then, host nsec; 0: not waited yet */
 	uint64_t nap;		/* the next sleep */
 };
-int	blockwait(Blockwait *b, uint64_t *stalled, uint64_t tail, uint32_t waitms);
-uint32_t	ringcheck(Dev *d);	/* damage repaired and counted; the log to use */
-void	ringreset(Dev *d, int log);
-void	ringstats(Dev *d, uint32_t log, uint64_t *hits, uint64_t *queued, uint64_t *lost, uint64_t *dropped);
-uint32_t	ringpolicy(Dev *d, uint32_t *waitms);	/* the policy and bound, repaired and counted if damaged */
-int	take(Dev *d, Slot *out, uint64_t *head, uint64_t cap, uint32_t *wait);	/* the shared ring's next record */
-int	peek(Dev *d, uint64_t *ticks, uint64_t *head, uint64_t cap, uint32_t *wait);	/* its ticks, not taken */
 
-/* wring.c: the writers' rings */
-void	wrecord(Dev *d, const Writer *w, const Hit *h, uint32_t log, uint32_t policy, uint32_t waitms);
-void	wclaim(Dev *d, Writer *w, uint32_t tid);
-void	wcheck(Dev *d);	/* the control side's repair of each ring's tail */
-void	wreset(Dev *d);	/* size: what each ring holds is lost */
-void	wstats(Dev *d, uint32_t log, uint64_t *hits, uint64_t *read, uint64_t *queued, uint64_t *lost, uint64_t *dropped);
-void	wstallclear(Dev *d);
-size_t	wbulk(Dev *d, uint32_t log, uint32_t i, Rec *out, size_t n);	/* a capture: ring i's records, unmerged, in bulk */
-void	mstart(Merge *m, Dev *d, uint32_t log, uint32_t *wait);
-int	mnext(Merge *m, Slot *out);	/* the oldest record of every ring: 1, else 0 (*wait: one is being written) */
-void	wstate(Dev *d, uint32_t log, struct Buf *b);	/* a # line per ring ever used */
+/* damage found in the block: counted for the state's #corrupt */
+static inline void
+corrupt(Dev *d)
+{
+	aadd(&d->count[Ccorrupt], 1);
+}
+
+/* a new control generation: release, so a writer that sees it sees the change (hit.c: watched) */
+static inline void
+ctlchanged(Dev *d)
+{
+	__atomic_fetch_add(&d->ctlgen, 1, __ATOMIC_RELEASE);
+}
+
+#endif

@@ -37,6 +37,7 @@ enum {
 
 /* errors: the values of Linux's errno, which both hosts use */
 enum {
+	Eperm = 1,
 	Enoent = 2,
 	Eio = 5,
 	E2big = 7,
@@ -173,6 +174,29 @@ struct Ctlfile {
 	uint32_t pid;		/* its last writer: a line run at close runs as theirs */
 };
 
+/*
+ * The device's files, one table for both hosts (dev.c: devfiles): the
+ * user-space server's names in its directory, the kernel's misc devices
+ * under /dev (one namespace for every driver: hence the trace prefix).
+ */
+enum {
+	Filectl,	/* the state; takes commands */
+	Filetrace,	/* the records there are */
+	Filepipe,	/* the records, waiting for more (the follow file) */
+	Filesyms,	/* the symbol file */
+	Fileaggs,	/* the aggregations, printa's form */
+	Fileaggraw,	/* the aggregations, a line a key and bucket */
+	Nfile,
+};
+typedef struct Devfile Devfile;
+struct Devfile {
+	const char *name;	/* in the user-space server's directory */
+	const char *kname;	/* the kernel's, under /dev */
+	uint32_t mode;		/* permissions */
+	uint32_t write;		/* may be opened for writing */
+};
+extern const Devfile devfiles[Nfile];
+
 /* set up */
 size_t	devsize(int logmax, int nring);	/* nring writers' rings and the shared ring, 1<<logmax records each at most */
 void	devinit(Dev *d, int logmax, int nring, uint64_t hz);
@@ -183,6 +207,7 @@ void	devsizes(const Dev *d, uint32_t *logmax, uint32_t *nring);	/* as the block 
 int	devctl(Dev *d, const char *buf, size_t n, uint32_t pid);	/* whole lines, the last may lack its newline: 0 or an E error; reason in deverr() */
 int	devctlwrite(Dev *d, Ctlfile *f, const char *buf, size_t n, uint32_t pid);	/* one write of an open file: its finished lines run, the rest waits in f */
 int	devctlclose(Dev *d, Ctlfile *f);	/* the file's last close: its unfinished line runs; f is zeroed */
+int	devctlpending(const Ctlfile *f);	/* a line waits in f, or the rest of a refused one: its close has work */
 const char *deverr(const Dev *d);
 size_t	devstate(Dev *d, char *buf, size_t n);	/* state text, NUL-terminated; its length, always < n (and < Statemax) */
 size_t	devread(Dev *d, Reader *r, char *buf, size_t n);	/* consumes records as text; 0 when none ready (r->wait: one is being written); never waits */
@@ -203,6 +228,19 @@ int	devreader(Dev *d, uint32_t pid, int open);	/* the reader rule: pid is not tr
 enum { Aprinta, Amachine };
 size_t	devaggwork(void);
 size_t	devaggs(Dev *d, void *work, char *buf, size_t n, int form, const char *(*name)(uint64_t pc, void *arg), void *arg);
+
+/*
+ * The rules a host adds to the control language, set once after devinit
+ * (the kernel's): Rulenoblock refuses policy block (a hook that may not
+ * wait); Ruletext takes _text+HEX for the address textbase + HEX.
+ */
+enum {
+	Rulenoblock = 1,
+	Ruletext = 2,
+};
+void	devhostrules(Dev *d, uint32_t rules, uint64_t textbase);
+uint32_t	devtracegen(Dev *d, int slot);	/* the trace's generation, new at each change; 0: none */
+int	devtracerefuse(Dev *d, int slot, int remove, int err, const char *why);	/* the host refuses the trace: removed (or turned off), "trace: NAME" why in deverr(); returns err */
 
 /* what a host needs to patch sites */
 uint32_t *devctlgen(Dev *d);	/* bumped on every state change; hosts may futex-wait on it */

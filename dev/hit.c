@@ -1,13 +1,13 @@
 /*
  * hit.c: the device's hook side: which traces a site belongs to, what a
  * host copies of them, and what becomes of each hit: the site on, the
- * thread watched, the predicate, then the ring (ring.c).  No lock, no
+ * thread watched, the predicate, then the ring (record.c).  No lock, no
  * system call; the thread's Writer keeps what need not be decided again
  * at every hit, and counts its drops where no other thread writes.
  */
 #include "dev/dat.h"
+#include "dev/fns.h"
 #include "dev/lib.h"
-#include "dev/host.h"
 
 int
 devwatched(Dev *d, uint32_t pid, uint32_t tid)
@@ -112,40 +112,6 @@ devsiteon(Dev *d, const Tsel *sel)
 	return siteon(d, sel);
 }
 
-/* the thread's shard: one it held before (exec keeps the id), a free one, or a dead owner's */
-static uint32_t
-claim(Dev *d, uint32_t tid)
-{
-	uint32_t i, o;
-
-	for (i = 0; i < Nshard; i++)
-		if (rld(&d->shard[i].tid) == tid)
-			return i + 1;
-	for (i = 0; i < Nshard; i++) {
-		o = 0;
-		if (rld(&d->shard[i].tid) == 0 && acas(&d->shard[i].tid, &o, tid))
-			return i + 1;
-	}
-	for (i = 0; i < Nshard; i++)
-		if ((o = rld(&d->shard[i].tid)) != 0 && !hostalive(o) && acas(&d->shard[i].tid, &o, tid))
-			return i + 1;
-	return 0;
-}
-
-/* the thread's shard and ring are free again; what its ring holds stays for the reader */
-void
-devwriterdone(Writer *w)
-{
-	if (w->d && w->shard)
-		ast(&w->d->shard[w->shard - 1].tid, 0);
-	if (w->d && w->wr)
-		ast(&w->wr->tid, 0);
-	aggwriterdone(w);
-	w->d = 0;
-	w->wr = 0;
-	w->ring = 0;
-}
-
 /* the watch list and the reader rule for a thread, at this control generation */
 static __attribute__((noinline)) int
 decide(Dev *d, Hit *h, uint32_t gen)
@@ -154,13 +120,10 @@ decide(Dev *d, Hit *h, uint32_t gen)
 
 	if (w == 0)
 		return devwatched(d, h->pid, h->tid);
-	if (w->d != d) {
-		w->d = d;
-		w->lim = hostlogmax(d);	/* devrecord's bound for the block's log, kept where no other process writes */
-		w->shard = claim(d, h->tid);
-		wclaim(d, w, h->tid);	/* a ring of its own, else the shared ring */
-	} else if (w->wr == 0)
-		wclaim(d, w, h->tid);	/* none was free: asked again at each control change, not at each hit */
+	if (w->d != d)
+		writerclaim(d, w, h->tid);	/* a shard, a ring of its own, else the shared ring */
+	else if (w->wr == 0)
+		writerring(d, w, h->tid);	/* none was free: asked again at each control change, not at each hit */
 	/* a policy other than ring makes devrecord's one compare fail: no cost to ring's path */
 	w->ringlim = rld(&d->policy) == Pring ? w->lim : 0;
 	w->watched = devwatched(d, h->pid, h->tid);

@@ -1,18 +1,18 @@
 /*
  * hitfast.h: inline helpers for a host's hook path, the common case of
- * devfilter, devhit and devrecord (hit.c, ring.c) in one test each: a
+ * devfilter, devhit and devrecord (hit.c, record.c) in one test each: a
  * trace with no predicate, no aggregation and records on (Tsel.plain),
  * the site on, the thread's watch decision made at this control
  * generation and true (hitplain), its own ring under the ring policy
  * (devputfast).  Anything else the caller hands to the out-of-line
  * function, which decides as before: the result is the same whichever
- * path runs.  Needs dat.h (the Dev's layout): for hosts that are built
- * with the device.
+ * path runs.  Needs dat.h (the Dev's layout) and slot.h: for hosts that
+ * are built with the device.
  */
 #ifndef DEVTRACE_HITFAST_H
 #define DEVTRACE_HITFAST_H
 
-#include "dev/dat.h"
+#include "dev/slot.h"
 
 /* started, the site's trace on at its generation, the thread watched now, no predicate, no aggregation */
 static inline __attribute__((always_inline)) int
@@ -45,7 +45,7 @@ devputfast(Dev *d, const Writer *w, uint32_t tid, uint32_t exit, uint64_t pc, ui
 		return 0;
 	r = w->wr;
 	t = rld(&r->head);
-	wslotv(&w->ws[t & ((1ull << log) - 1)], t, tid, exit, pc, ticks, a0,
+	slotput(&w->ws[t & ((1ull << log) - 1)], t, tid, exit, pc, ticks, a0,
 		exit ? 0 : a1, exit ? 0 : a2, exit ? 0 : a3);
 	ast(&r->head, t + 1);
 	return 1;

@@ -11,7 +11,6 @@
 
 uint64_t	hostticks(void);	/* the cycle counter the records carry */
 uint64_t	hostnsec(void);		/* monotonic nanoseconds, for the reader's time-outs */
-void	hostpause(void);		/* a reader waits for a writer: relax or yield */
 void	hostwait(uint64_t nsec);	/* a writer waits for the reader (policy block): sleep about nsec; holds no lock */
 int	hostalive(uint32_t tid);	/* 0 once the thread is gone for good */
 

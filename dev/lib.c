@@ -2,7 +2,6 @@
  * lib.c: the little the device needs of a C library, written out
  * because the device has none: strings, numbers as text, glob.
  */
-#include "dev/dat.h"
 #include "dev/lib.h"
 
 size_t
@@ -25,6 +24,41 @@ scopy(char *dst, const char *src, size_t n)
 	dst[i] = 0;
 }
 
+/* the one tokeniser of the control language: words split at blanks, in place */
+char *
+sskip(char *s)
+{
+	while (sblank(*s))
+		s++;
+	return s;
+}
+
+char *
+sword(char **s)
+{
+	char *p = sskip(*s), *w = p;
+
+	while (*p && !sblank(*p))
+		p++;
+	if (*p)
+		*p++ = 0;
+	*s = sskip(p);
+	return w;
+}
+
+char *
+strim(char *s)
+{
+	char *e;
+
+	s = sskip(s);
+	e = s + slen(s);
+	while (e > s && sblank(e[-1]))
+		e--;
+	*e = 0;
+	return s;
+}
+
 /* text builders: output past the end is dropped, the length still counts */
 void
 bputc(Buf *b, char c)
@@ -43,7 +77,7 @@ bputs(Buf *b, const char *s)
 
 /* a NUL after the text, or in the last byte if it did not fit */
 void
-bend(Buf *b)
+bputnul(Buf *b)
 {
 	*(b->p < b->e ? b->p : b->e) = 0;
 }
@@ -164,7 +198,7 @@ globmatch(const char *p, const char *s)
 }
 
 int
-seqn(const char *a, const char *b, size_t n)
+streqn(const char *a, const char *b, size_t n)
 {
 	size_t i;
 

@@ -14,9 +14,9 @@ struct Buf {
 	char *p, *e;
 };
 
-/* a equals b; inline: the predicate machine compares execname with it at every hit */
+/* string a equals string b; inline: the predicate machine compares execname with it at every hit */
 static inline int
-seq(const char *a, const char *b)
+streq(const char *a, const char *b)
 {
 	while (*a && *a == *b)
 		a++, b++;
@@ -30,16 +30,26 @@ sext(uint64_t a, int bits)
 	return a & (uint64_t)1 << (bits - 1) ? a | ~(uint64_t)0 << bits : a;
 }
 
+/* the control language's words: blanks are spaces and tabs */
+static inline int
+sblank(char c)
+{
+	return c == ' ' || c == '\t';
+}
+
 size_t	slen(const char *s);
-int	seqn(const char *a, const char *b, size_t n);	/* a equals b, reading at most n bytes of a: a is the block's, b ours and NUL-terminated */
+int	streqn(const char *a, const char *b, size_t n);	/* a equals b, reading at most n bytes of a: a is the block's, b ours and NUL-terminated */
 void	scopy(char *dst, const char *src, size_t n);
 void	bputc(Buf *b, char c);
 void	bputs(Buf *b, const char *s);
 void	bputhex(Buf *b, uint64_t v);
 void	bputdec(Buf *b, uint64_t v);
-void	bend(Buf *b);
+void	bputnul(Buf *b);	/* a NUL after the text, or in the last byte if it did not fit */
 int	parsehex(const char *s, uint64_t *v);
 int	parsedec(const char *s, uint64_t *v);
 int	globmatch(const char *pat, const char *s);
+char	*sskip(char *s);	/* s past its blanks */
+char	*sword(char **s);	/* the next word, NUL-terminated in place; *s at the word after it */
+char	*strim(char *s);	/* s without the blanks that begin and end it, in place */
 
 #endif

@@ -583,7 +583,7 @@ errmsg(char *err, size_t nerr, const char *msg, const char *src, int col)
 	if (n > w) {
 		w -= 6;	/* the "..." each side */
 		if (w < 8) {
-			bend(&b);
+			bputnul(&b);
 			return;
 		}
 		start = col > w / 2 ? col - w / 2 : 0;
@@ -606,7 +606,7 @@ errmsg(char *err, size_t nerr, const char *msg, const char *src, int col)
 	for (i = start; i < col; i++)
 		bputc(&b, src[i] == '\t' ? '\t' : ' ');
 	bputc(&b, '^');
-	bend(&b);
+	bputnul(&b);
 }
 
 static int

@@ -397,7 +397,7 @@ Lvar:
 	Next();
 Lstreq:
 	pc++;
-	*++sp = seq(p->str + A, hostexecname())	/* str is NUL-terminated (predvalid) */;
+	*++sp = streq(p->str + A, hostexecname())	/* str is NUL-terminated (predvalid) */;
 	Next();
 Lcmpvi:
 	pc++;

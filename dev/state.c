@@ -4,12 +4,10 @@
  * every traced process, so what the text is made from is checked and
  * repaired first (statecheck), each piece of damage counted once.
  */
-#include "dev/devtrace.h"
 #include "dev/dat.h"
 #include "dev/error.h"
+#include "dev/fns.h"
 #include "dev/lib.h"
-#include "dev/host.h"
-#include "dev/ctl.h"
 
 /* the state: commands that rebuild it, then counters as comments */
 static const struct {
@@ -121,7 +119,7 @@ statecheck(Dev *d)
 		corrupt(d);
 		ast(&d->waitms, Waitdef);
 		ast(&d->policy, d->policy >= Npolicy ? Pring : d->policy);
-		changed(d);	/* writers decide again: ring's fast path is theirs again */
+		ctlchanged(d);	/* writers decide again: ring's fast path is theirs again */
 	}
 	if (d->hasquery)
 		fixfield(d, d->queryname, Namelen, 0);
@@ -144,7 +142,7 @@ devstate(Dev *d, char *buf, size_t n)
 	bputline(&b, "logsize ", 1ull << log);
 	p = ringpolicy(d, &waitms);
 	bputs(&b, "policy ");
-	bputs(&b, policies[p]);
+	bputs(&b, policynames[p]);
 	if (p == Pblock)
 		bputline(&b, " ", waitms);
 	else
@@ -215,7 +213,7 @@ devstate(Dev *d, char *buf, size_t n)
 	}
 	if (d->err[0])
 		bputc(&b, '\n');
-	wstate(d, log, &b);	/* last: on a big machine its lines are what Statemax cuts (wring.c) */
+	wringstate(d, log, &b);	/* last: on a big machine its lines are what Statemax cuts (wring.c) */
 	/* the length written, never the length it would have been: callers index with it */
 	if (b.p >= b.e)
 		b.p = b.e - 1;

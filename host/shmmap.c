@@ -46,7 +46,7 @@ mapfd(int fd, size_t size)
 	/*
 	 * No readahead: where the block is a file system's sparse file (a
 	 * /run on disk), a hook's first touch of a page (its ring's header
-	 * at wclaim, its aggregation table) faulted in a large folio of
+	 * as it claims it, its aggregation table) faulted in a large folio of
 	 * readahead, zeroed: milliseconds on a thread's first hit.  Now one
 	 * page a fault.  tmpfs does no readahead: nothing changes there.
 	 */

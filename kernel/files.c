@@ -1,16 +1,15 @@
 /*
- * files.c: the device's files, misc devices, 0600 (a udev rule can give
+ * files.c: the device's files, misc devices named and moded by the
+ * device's table (dev/devtrace.h: devfiles; 0600, a udev rule can give
  * them to a group: README).  tracectl reads the state and takes
  * commands; trace gives the records there are and ends; tracepipe waits
- * for more (the follow file); tracesyms is the symbol file.  An open
- * trace or tracepipe makes its process a reader, who is not traced.
- * A hook wakes tracepipe's readers through an irq_work: a wake-up takes
- * the wait queue's lock, which a traced function may hold.
+ * for more (the follow file, woken by wake.c); tracesyms is the symbol
+ * file.  An open trace or tracepipe makes its process a reader, who is
+ * not traced.
  */
 #include "k.h"
 #include <linux/delay.h>
 #include <linux/fs.h>
-#include <linux/irq_work.h>
 #include <linux/miscdevice.h>
 #include <linux/module.h>
 #include <linux/sched.h>
@@ -22,32 +21,6 @@ enum {
 	Chunk = 64 * 1024,	/* the most one read or write takes at once */
 	Waitms = 200,		/* tracepipe looks again this often without a wake-up */
 };
-
-DECLARE_WAIT_QUEUE_HEAD(kpipe);
-atomic_t kpipegen = ATOMIC_INIT(0), kpipewaiters = ATOMIC_INIT(0);
-
-static void
-wakework(struct irq_work *w)
-{
-	(void)w;
-	atomic_inc(&kpipegen);
-	wake_up_interruptible(&kpipe);
-}
-
-static struct irq_work wakeirq = IRQ_WORK_INIT(wakework);
-
-void notrace
-kwake(void)
-{
-	if (atomic_read(&kpipewaiters))
-		irq_work_queue(&wakeirq);	/* a no-op while one is pending */
-}
-
-void
-kwakesync(void)
-{
-	irq_work_sync(&wakeirq);
-}
 
 typedef struct Kf Kf;
 struct Kf {
@@ -321,21 +294,29 @@ static const struct file_operations symsfops = {
 	.llseek = default_llseek,
 };
 
-static struct miscdevice files[] = {
-	{ .minor = MISC_DYNAMIC_MINOR, .name = "tracectl", .fops = &ctlfops, .mode = 0600 },
-	{ .minor = MISC_DYNAMIC_MINOR, .name = "trace", .fops = &tracefops, .mode = 0600 },
-	{ .minor = MISC_DYNAMIC_MINOR, .name = "tracepipe", .fops = &pipefops, .mode = 0600 },
-	{ .minor = MISC_DYNAMIC_MINOR, .name = "tracesyms", .fops = &symsfops, .mode = 0600 },
-	{ .minor = MISC_DYNAMIC_MINOR, .name = "traceaggs", .fops = &aggsfops, .mode = 0600 },
-	{ .minor = MISC_DYNAMIC_MINOR, .name = "traceaggraw", .fops = &aggrawfops, .mode = 0600 },
+static const struct file_operations *const fops[Nfile] = {
+	[Filectl] = &ctlfops,
+	[Filetrace] = &tracefops,
+	[Filepipe] = &pipefops,
+	[Filesyms] = &symsfops,
+	[Fileaggs] = &aggsfops,
+	[Fileaggraw] = &aggrawfops,
 };
+
+static struct miscdevice files[Nfile];
 
 int
 filesinit(void)
 {
 	int i, e;
 
-	for (i = 0; i < (int)ARRAY_SIZE(files); i++)
+	for (i = 0; i < Nfile; i++) {
+		files[i].minor = MISC_DYNAMIC_MINOR;
+		files[i].name = devfiles[i].kname;
+		files[i].mode = devfiles[i].mode;
+		files[i].fops = fops[i];
+	}
+	for (i = 0; i < Nfile; i++)
 		if ((e = misc_register(&files[i])) != 0) {
 			while (--i >= 0)
 				misc_deregister(&files[i]);
@@ -349,6 +330,6 @@ filesexit(void)
 {
 	int i;
 
-	for (i = 0; i < (int)ARRAY_SIZE(files); i++)
+	for (i = 0; i < Nfile; i++)
 		misc_deregister(&files[i]);
 }

@@ -25,7 +25,6 @@
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
-#include "dev/dat.h"
 #include "dev/host.h"
 
 enum {

@@ -2,7 +2,9 @@
  * host.c: the device's host functions (dev/host.h) in the kernel.  Each
  * may run in a hook, in any context (NMI included): no lock, no sleep.
  * hostwait is the one that would sleep: the kernel refuses policy block
- * (ctl.c), so no probe ever calls it; it stays bounded all the same.
+ * (main.c: devhostrules), so no probe ever calls it; it stays bounded
+ * all the same.  The device, its sizes and its lock are defined here,
+ * below every file that uses them.
  */
 #include "k.h"
 #include <linux/sched.h>
@@ -16,6 +18,10 @@
 #include <asm/msr.h>
 #include "dev/host.h"
 
+Dev *kdev;
+uint32_t klogmax, knring;
+DEFINE_MUTEX(kctl);
+
 uint64_t
 hostticks(void)
 {
@@ -26,12 +32,6 @@ uint64_t
 hostnsec(void)
 {
 	return ktime_get_mono_fast_ns();	/* NMI-safe */
-}
-
-void
-hostpause(void)
-{
-	cpu_relax();
 }
 
 void

@@ -1,7 +1,9 @@
 /*
  * k.h: the kernel host of the device (devtrace.ko).  One Dev, vmalloc'd
  * at load; the control side (tracectl, trace reads, hook changes) runs
- * under kctl, a mutex: it may sleep, the hooks never take it.
+ * under kctl, a mutex: it may sleep, the hooks never take it.  Its
+ * files' entry points below, callers first (main.c calls them all):
+ * no file calls one listed above it.
  */
 #define DEVTRACE_KHOST 1
 #include <linux/types.h>
@@ -14,6 +16,21 @@ enum { Nctx = 4 };	/* task, softirq, hardirq, NMI: a Writer and a ring each, per
 extern Dev *kdev;
 extern uint32_t klogmax, knring;	/* the ring size and count kdev was made with: hostlogmax, hostnring */
 extern struct mutex kctl;
+
+/* files.c: the misc devices */
+int	filesinit(void);
+void	filesexit(void);
+
+/* ctl.c: one write or close of tracectl, checked and applied (files.c calls it) */
+int	kctlwrite(Ctlfile *f, const char *buf, size_t n, uint32_t pid);
+int	kctlclose(Ctlfile *f);
+
+/* hooks.c: the entry hook (ftrace_ops), the exits (kretprobes) */
+int	hooksapply(char *why, size_t n, int *bad);	/* make the sites what the device says; 0 or errno, why set, *bad the trace at fault */
+void	hooksoff(void);			/* every hook off, every handler finished */
+void	hookscount(void);		/* kretprobes' misses into #deep */
+int	hooksinit(void);
+void	hooksexit(void);
 
 /* syms.c: the kernel's functions, from /proc/kallsyms, sorted by address */
 typedef struct Ksym Ksym;
@@ -33,21 +50,8 @@ const char	*symdenied(const Ksym *s);	/* why it may never be traced, or NULL */
 int	symtraceable(Ksym *s);		/* an ftrace location (asked of ftrace once) */
 const char	*symname(uint64_t pc, void *arg);	/* a func key's name, for devaggs */
 
-/* hooks.c: the entry hook (ftrace_ops), the exits (kretprobes) */
-int	hooksapply(char *why, size_t n, int *bad);	/* make the sites what the device says; 0 or errno, why set, *bad the trace at fault */
-void	hooksoff(void);			/* every hook off, every handler finished */
-void	hookscount(void);		/* kretprobes' misses into #deep */
-int	hooksinit(void);
-void	hooksexit(void);
-
-/* ctl.c: one write or close of tracectl, checked and applied */
-int	kctlwrite(Ctlfile *f, const char *buf, size_t n, uint32_t pid);
-int	kctlclose(Ctlfile *f);
-
-/* files.c: the misc devices; the follow file's readers wait on kpipe */
+/* wake.c: the follow file's readers wait on kpipe (files.c), hooks wake them */
 extern wait_queue_head_t kpipe;
 extern atomic_t kpipegen, kpipewaiters;
-int	filesinit(void);
-void	filesexit(void);
 void	kwake(void);		/* from a hook: wake the follow file's readers, no lock taken */
 void	kwakesync(void);

@@ -20,10 +20,6 @@ static int logmax = 13;
 module_param(logmax, int, 0444);
 MODULE_PARM_DESC(logmax, "ring size, log2 records, of each of the 4 rings a CPU (4..20; size up to it at run time)");
 
-Dev *kdev;
-uint32_t klogmax, knring;
-DEFINE_MUTEX(kctl);
-
 static int __init
 devtraceinit(void)
 {
@@ -44,6 +40,7 @@ devtraceinit(void)
 		return -ENOMEM;
 	}
 	devinit(kdev, logmax, knring, (uint64_t)tsc_khz * 1000);
+	devhostrules(kdev, Rulenoblock | Ruletext, ktext);	/* ctl.c: a probe may not wait; trace _text+OFF */
 	if ((e = hooksinit()) != 0)
 		goto bad;
 	if ((e = filesinit()) != 0) {

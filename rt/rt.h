@@ -14,11 +14,8 @@
 #include "dev/devtrace.h"
 #include "host/shm.h"
 #include "arch/arch.h"
+#include "dev/atomic.h"
 
-#define ald(p)		__atomic_load_n((p), __ATOMIC_ACQUIRE)
-#define rld(p)		__atomic_load_n((p), __ATOMIC_RELAXED)
-#define ast(p, v)	__atomic_store_n((p), (v), __ATOMIC_RELEASE)
-#define rst(p, v)	__atomic_store_n((p), (v), __ATOMIC_RELAXED)
 #define HIDDEN		__attribute__((visibility("hidden")))
 
 enum {

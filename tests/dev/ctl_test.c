@@ -179,6 +179,85 @@ test_watch_filters_records(void **unused)
 	free(d);
 }
 
+/* blank lines are no-ops, as # lines are: in one write, across writes, at close (issue 22) */
+static void
+test_blank_lines(void **unused)
+{
+	Dev *d = newdev(16);
+	Ctlfile f = { 0 };
+
+	(void)unused;
+	assert_int_equal(ctl(d, "trace a new x\n\ntrace x on\n"), 0);
+	assert_non_null(strstr(commands(d), "trace a new x\ntrace x on\n"));
+	assert_int_equal(ctl(d, "\n"), 0);
+	assert_int_equal(ctl(d, "   "), 0);
+	assert_int_equal(ctl(d, " \t\n\nstart\n\n"), 0);
+	assert_non_null(strstr(commands(d), "start\n"));
+	assert_int_equal(ctl(d, "stop\n\t\nwatch 7"), 0);
+	assert_non_null(strstr(commands(d), "watch 7\nstop\n"));
+	assert_string_equal(deverr(d), "");
+	/* split across the writes of one open file */
+	assert_int_equal(devctlwrite(d, &f, "trace b new y\n", 14, 1), 0);
+	assert_int_equal(devctlwrite(d, &f, "\n", 1, 1), 0);
+	assert_int_equal(devctlwrite(d, &f, "  \n", 3, 1), 0);
+	assert_int_equal(devctlwrite(d, &f, "trace y on\n", 11, 1), 0);
+	assert_int_equal(devctlclose(d, &f), 0);
+	assert_non_null(strstr(commands(d), "trace b new y\ntrace y on\n"));
+	free(d);
+}
+
+/* the kernel's rules, through devhostrules and devtracerefuse: no block, _text+ offsets, traces it refuses */
+static void
+test_host_rules(void **unused)
+{
+	Dev *d = newdev(16), *plain = newdev(16);
+	Ctlfile f = { 0 };
+	uint32_t g;
+
+	(void)unused;
+	/* a device whose host set no rules takes block and refuses _text+ */
+	assert_int_equal(ctl(plain, "policy block"), 0);
+	assert_int_equal(ctl(plain, "trace _text+10 _text+20 new t"), Einval);
+	assert_string_equal(deverr(plain), "trace: bad address");
+	devhostrules(d, Rulenoblock | Ruletext, 0x1000);
+	assert_int_equal(ctl(d, "policy block"), Einval);
+	assert_string_equal(deverr(d), "policy: block would make a probe wait where it may not: ring or fill in the kernel");
+	assert_int_equal(ctl(d, "policy block 10"), Einval);
+	assert_int_equal(ctl(d, "policy fill"), 0);
+	assert_non_null(strstr(commands(d), "policy fill\n"));
+	/* split across writes, refused when its line ends */
+	assert_int_equal(devctlwrite(d, &f, "policy bl", 9, 1), 0);
+	assert_int_equal(devctlwrite(d, &f, "ock\n", 4, 1), Einval);
+	assert_int_equal(devctlclose(d, &f), 0);
+	assert_non_null(strstr(commands(d), "policy fill\n"));
+	/* _text+HEX is an address textbase + HEX, wherever an address goes */
+	assert_int_equal(ctl(d, "trace _text+10 _text+0x20 new t\nquery _text+18"), 0);
+	assert_non_null(strstr(commands(d), "trace 0000000000001010 0000000000001020 new t\n"));
+	assert_non_null(strstr(state(d), "#query 0000000000001018 t\n"));
+	assert_int_equal(ctl(d, "trace _text+ _text+30 new u"), Einval);
+	assert_string_equal(deverr(d), "trace: bad address");
+	assert_int_equal(ctl(d, "trace _text+zz 3000 new u"), Einval);
+	/* a trace the host refuses: turned off, or removed with its aggregations */
+	assert_int_equal(ctl(d, "trace t on\nagg t entry @n = count()"), 0);
+	g = devtracegen(d, 0);
+	assert_int_not_equal(g, 0);
+	assert_int_equal(devtracegen(d, 1), 0);
+	assert_int_equal(devtracegen(d, -1), 0);
+	assert_int_equal(devtracerefuse(d, 0, 0, Einval, ": no exit probe"), Einval);
+	assert_string_equal(deverr(d), "trace: t: no exit probe");
+	assert_null(strstr(commands(d), "trace t on\n"));
+	assert_int_equal(devtracegen(d, 0), g);
+	assert_int_equal(devtracerefuse(d, 0, 1, Eperm, " selects f: denied, never traced"), Eperm);
+	assert_string_equal(deverr(d), "trace: t selects f: denied, never traced");
+	assert_null(strstr(commands(d), "trace 0000000000001010"));
+	assert_null(strstr(commands(d), "agg t"));
+	assert_int_equal(devtracegen(d, 0), 0);
+	assert_int_equal(devtracerefuse(d, 0, 1, Eperm, "gone"), Eperm);	/* none there: nothing changes */
+	assert_int_equal(counter(d, "#corrupt "), 0);
+	free(d);
+	free(plain);
+}
+
 static void
 test_comments_and_multiline(void **unused)
 {
@@ -198,8 +277,6 @@ static const struct {
 	const char *why;
 } bad[] = {
 	{ "", Einval, "empty command" },
-	{ "\n", Einval, "empty command" },
-	{ "   ", Einval, "empty command" },
 	{ "bogus", Einval, "bogus: unknown command" },
 	{ "start now", Einval, "start: wrong number of arguments" },
 	{ "stop 1", Einval, "stop: wrong number of arguments" },
@@ -242,7 +319,6 @@ static const struct {
 	{ "trace \377\376 new x", Einval, "bad character in command" },
 	{ "sta\0rt", Einval, "bad character in command" },
 	{ "stop\r\n", Einval, "bad character in command" },
-	{ "stop\n\nstart", Einval, "empty command" },
 };
 
 static void
@@ -265,7 +341,7 @@ test_refusals(void **unused)
 		assert_string_equal(commands(d), before);
 	}
 	/* the reason is in the state, as a comment */
-	assert_non_null(strstr(state(d), "#error empty command\n"));
+	assert_non_null(strstr(state(d), "#error bad character in command\n"));
 	assert_int_equal(ctl(d, "stop"), 0);
 	assert_null(strstr(state(d), "#error"));
 	free(d);
@@ -541,11 +617,11 @@ test_close(void **unused)
 	assert_int_equal(devctlwrite(d, &f, "us", 2, 42), 0);
 	assert_int_equal(devctlclose(d, &f), Einval);
 	assert_string_equal(deverr(d), "bogus: unknown command");
-	/* blanks alone are an empty command, as in one write */
+	/* blanks alone are a blank line, as in one write: a no-op */
 	assert_int_equal(devctlwrite(d, &f, "stop\n \t", 7, 42), 0);
 	assert_string_equal(commands(d), "logsize 65536\npolicy ring\nwatch 0\nwatch 5\nstop\n");
-	assert_int_equal(devctlclose(d, &f), Einval);
-	assert_string_equal(deverr(d), "empty command");
+	assert_int_equal(devctlclose(d, &f), 0);
+	assert_string_equal(deverr(d), "");
 	/* an unfinished testtracein runs as its writer: 77 is watched, 42 (ctl's) is not */
 	assert_int_equal(ctl(d, "watch 0\nwatch 77\ntrace 1000 2000 new t\ntrace t on\nstart\ntesttracein 1000 1 2 3 4"), 0);
 	assert_int_equal(counter(d, "#filtered "), 1);
@@ -593,6 +669,8 @@ main(void)
 		cmocka_unit_test(test_watch),
 		cmocka_unit_test(test_watch_filters_records),
 		cmocka_unit_test(test_comments_and_multiline),
+		cmocka_unit_test(test_blank_lines),
+		cmocka_unit_test(test_host_rules),
 		cmocka_unit_test(test_refusals),
 		cmocka_unit_test(test_long_lines_and_garbage),
 		cmocka_unit_test(test_round_trip),

@@ -14,6 +14,7 @@ enum {
 	Viacompiler,	/* only predcompile: no control line is long enough */
 	Vianone,	/* a compiler bug: nothing provokes it */
 	Viascribble,	/* a control write after another process scribbled a count in the block */
+	Viahost,	/* a control write to a device whose host refuses policy block (devhostrules: the kernel's) */
 };
 
 static const struct {
@@ -52,6 +53,7 @@ static const struct {
 	[Errpolicy] = { Viactl, Einval, "policy", "policy lossy" },
 	[Errwaitms] = { Viactl, Einval, "policy", "policy block 60001" },
 	[Errnowait] = { Viactl, Einval, "policy", "policy fill 100" },
+	[Errblockhere] = { Viahost, Einval, "policy", "policy block" },
 	[Erraggform] = { Viactl, Einval, "agg", "agg old entry count()" },
 	[Erraggname] = { Viactl, Einval, "agg", "agg old entry @9x = count()" },
 	[Erraggexists] = { Viactl, Eexist, "agg", "agg old exit @dup = count()", "agg old entry @dup = count()", 1 },
@@ -151,7 +153,7 @@ test_every_error(void **unused)
 	for (e = Errnone + 1; e < Nerror; e++) {
 		print_message("error %d: %s\n", e, errtext(e));
 		assert_int_not_equal(cases[e].via, 0);	/* a new error needs a case here */
-		if (cases[e].via != Viactl && cases[e].via != Viareader && cases[e].via != Viascribble)
+		if (cases[e].via != Viactl && cases[e].via != Viareader && cases[e].via != Viascribble && cases[e].via != Viahost)
 			continue;
 		d = newdev(16);
 		assert_int_equal(ctl(d, "trace 1000 2000 new old"), 0);
@@ -161,6 +163,8 @@ test_every_error(void **unused)
 		}
 		if (cases[e].via == Viascribble)
 			d->nwatch = 0xffffffff;
+		if (cases[e].via == Viahost)
+			devhostrules(d, Rulenoblock, 0);
 		if (cases[e].via == Viareader) {
 			for (i = 1; i <= Nreader; i++)
 				assert_int_equal(devreader(d, 100 + i, 1), 0);

@@ -16,7 +16,6 @@ uint32_t testdead;	/* a thread id hostalive() reports gone */
 
 uint64_t hostticks(void) { return __atomic_add_fetch(&testticks, 1, __ATOMIC_RELAXED); }
 uint64_t hostnsec(void) { return __atomic_add_fetch(&testnsec, testnsecstep, __ATOMIC_RELAXED); }
-void hostpause(void) { __atomic_add_fetch(&testnsec, 1000 * 1000, __ATOMIC_RELAXED); sched_yield(); }	/* a pause takes time: 1 ms */
 /* a writer's wait takes its time on the test clock, and really sleeps: a reader thread gets to run */
 void
 hostwait(uint64_t nsec)

@@ -124,9 +124,9 @@ test_scribbled_tickets_one_wait(void **unused)
 		hit(d, 0, 0x1000 + k, k);
 	for (k = 0; k < 256; k++) {
 		d->slot[k].seq = 1;	/* busy, ticket 0's */
-		d->slot[k].tid = 7;	/* alive */
+		d->slot[k].rec.tid = 7;	/* alive */
 	}
-	/* the clock moves only when the reader waits: 1 ms a wait, or a hostpause */
+	/* the clock moves only when the reader waits: 1 ms a wait */
 	testnsecstep = 0;
 	t0 = testnsec = 1;
 	for (waits = 0; devread(d, &r, buf, sizeof buf) == 0 && r.wait && waits < 100000; waits++)

@@ -138,7 +138,7 @@ test_dead_writer_slot_reclaimed(void **unused)
 	assert_int_equal(ctl(d, "size 4"), 0);
 	t = __atomic_fetch_add(&d->head, 1, __ATOMIC_RELAXED);
 	d->slot[t & 15].seq = 2 * t + 1;	/* claimed ... */
-	d->slot[t & 15].tid = 666;	/* ... by a thread that is gone */
+	d->slot[t & 15].rec.tid = 666;	/* ... by a thread that is gone */
 	testdead = 666;
 	testnsecstep = 1000 * 1000;
 	for (k = 0; k < 5; k++)

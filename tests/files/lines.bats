@@ -107,6 +107,26 @@ queries() {
 	done
 }
 
+@test "a blank line is a no-op, as a # line is: one write of trace a new x, a blank line, trace x on applies both" {
+	start
+	run bash -c 'printf "trace a new x\n\ntrace x on\n" > "$DEVTRACE_DIR/tracectl"'
+	assert_success
+	assert_output ""
+	run grep -x -e 'trace a new x' -e 'trace x on' "$D/tracectl"
+	assert_output - <<-'END'
+	trace a new x
+	trace x on
+	END
+	run grep -c '^#error' "$D/tracectl"
+	assert_output 0
+	# blanks alone, in one write and at close
+	run bash -c 'printf " \t\n\n" > "$DEVTRACE_DIR/tracectl"; printf "  " > "$DEVTRACE_DIR/tracectl"'
+	assert_success
+	assert_output ""
+	run grep -c '^#error' "$D/tracectl"
+	assert_output 0
+}
+
 @test "a line too long across writes is refused whole, and the rest of it with it" {
 	start
 	long=$(printf 'watch 7%01100d' 0)

@@ -1,21 +1,19 @@
 #!/usr/bin/env bats
 # layers-kernel: kernel/'s files call down only (tests/layers/loops), on
 # the objects of the module's build, which needs Debian's kernel headers:
-# run by make test-kernel, not make test.  The loops kernel/ has today
-# are listed in known-loops, to go with issue 23's item 4.
+# run by make test-kernel, not make test.
 bats_require_minimum_version 1.5.0
 load '/usr/lib/bats/bats-support/load'
 load '/usr/lib/bats/bats-assert/load'
 
 ROOT=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)
 
-@test "kernel/: no loop between the module's files but known-loops' (issue 23, item 4)" {
+@test "kernel/: no loop between the module's files" {
 	[ -n "$KERNELOBJ" ]
 	# shellcheck disable=SC2086
-	run "$ROOT/tests/layers/loops" -k "$ROOT/tests/layers/known-loops" $KERNELOBJ
+	run "$ROOT/tests/layers/loops" $KERNELOBJ
 	assert_success
 	refute_output --partial "loop:"
-	refute_output --partial "stale:"
 }
 
 @test "kernel/: every file of kernel/ is in the graph" {

@@ -1,15 +1,13 @@
 #!/usr/bin/env bats
 # layers: no two files of a folder call each other, directly or round a
 # loop (tests/layers/loops), in dev/, host/, cmd/ and rt/; kernel/'s,
-# built only by make test-kernel, in kernel.bats.  The loops dev/ has
-# today are listed in known-loops, to go with issue 23's item 1.
+# built only by make test-kernel, in kernel.bats.
 bats_require_minimum_version 1.5.0
 load '/usr/lib/bats/bats-support/load'
 load '/usr/lib/bats/bats-assert/load'
 
 ROOT=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)
 L=$ROOT/tests/layers/loops
-K=$ROOT/tests/layers/known-loops
 
 # obj NAME 'C source': an object file NAME.o in the test's directory
 obj() {
@@ -30,37 +28,33 @@ infolder() {
 @test "rt/: no loop between the runtime's files" {
 	[ -n "$RTOBJ" ]
 	# shellcheck disable=SC2086
-	run "$L" -k "$K" $RTOBJ
+	run "$L" $RTOBJ
 	assert_success
 	refute_output --partial "loop:"
-	refute_output --partial "known:"
 }
 
 @test "host/: no loop between the host's files" {
 	[ -n "$HOSTOBJ" ]
 	# shellcheck disable=SC2086
-	run "$L" -k "$K" $HOSTOBJ
+	run "$L" $HOSTOBJ
 	assert_success
 	refute_output --partial "loop:"
-	refute_output --partial "known:"
 }
 
 @test "cmd/: no loop between the commands' files" {
 	[ -n "$CMDOBJ" ]
 	# shellcheck disable=SC2086
-	run "$L" -k "$K" $CMDOBJ
+	run "$L" $CMDOBJ
 	assert_success
 	refute_output --partial "loop:"
-	refute_output --partial "known:"
 }
 
-@test "dev/: no loop between the device's files but known-loops' (issue 23, item 1)" {
+@test "dev/: no loop between the device's files" {
 	[ -n "$DEVOBJ" ]
 	# shellcheck disable=SC2086
-	run "$L" -k "$K" $DEVOBJ
+	run "$L" $DEVOBJ
 	assert_success
 	refute_output --partial "loop:"
-	refute_output --partial "stale:"
 }
 
 @test "rt/: the graph has the calls it should (the checker sees the files)" {
@@ -136,40 +130,4 @@ infolder() {
 	assert_output "a -> b
 a -> c
 b -> c"
-}
-
-# the test's objects are in a folder named after the test's directory
-@test "self-test: a known loop's edge is told and left out; another loop is still caught" {
-	f=$(basename "$BATS_TEST_TMPDIR")
-	obj a 'void b(void); void a(void) { b(); }'
-	obj b 'void a(void); void c(void); void b(void) { a(); c(); }'
-	obj c 'void b(void); void c(void) { b(); }'
-	printf '# a comment\n%s b -> a\tb calls a back, for now\nother c -> b\tanother folder'"'"'s\n' "$f" > "$BATS_TEST_TMPDIR/known"
-	run "$L" -k "$BATS_TEST_TMPDIR/known" "$BATS_TEST_TMPDIR/a.o" "$BATS_TEST_TMPDIR/b.o" "$BATS_TEST_TMPDIR/c.o"
-	assert_failure 1
-	assert_line "known: b -> a: b calls a back, for now"
-	assert_line --regexp '^loop: (b -> c -> b|c -> b -> c)$'
-	refute_line --regexp '^loop: .*a'
-}
-
-@test "self-test: with every loop known the check passes" {
-	f=$(basename "$BATS_TEST_TMPDIR")
-	obj a 'void b(void); void a(void) { b(); }'
-	obj b 'void a(void); void b(void) { a(); }'
-	printf '%s b -> a\twhy\n' "$f" > "$BATS_TEST_TMPDIR/known"
-	run "$L" -k "$BATS_TEST_TMPDIR/known" "$BATS_TEST_TMPDIR/a.o" "$BATS_TEST_TMPDIR/b.o"
-	assert_success
-	assert_line "known: b -> a: why"
-	refute_output --partial "loop:"
-}
-
-@test "self-test: a known edge the folder no longer has is an error (stale)" {
-	f=$(basename "$BATS_TEST_TMPDIR")
-	obj a 'void b(void); void a(void) { b(); }'
-	obj b 'void b(void) { }'
-	printf '%s b -> a\tgone since\n' "$f" > "$BATS_TEST_TMPDIR/known"
-	run "$L" -k "$BATS_TEST_TMPDIR/known" "$BATS_TEST_TMPDIR/a.o" "$BATS_TEST_TMPDIR/b.o"
-	assert_failure 1
-	assert_line "stale: $f b -> a: no longer there, remove it from $BATS_TEST_TMPDIR/known"
-	refute_output --partial "loop:"
 }

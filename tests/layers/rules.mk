@@ -1,8 +1,7 @@
 # tests/layers: the folders' layering and arch/'s monopoly on the ISA.
 #   layers: no two files of a folder call each other, directly or round
 #	a loop (tests/layers/loops, on the object files, with nm), in
-#	dev/, host/, cmd/ and rt/; known-loops lists the loops dev/ and
-#	kernel/ have today, to go with issue 23's items 1 and 4;
+#	dev/, host/, cmd/ and rt/ (kernel/: layers-kernel, below);
 #   arch-only: no C or assembly outside arch/ names an ISA's specifics
 #	(tests/layers/archonly).
 # Each with self-tests that show the checker catches what it is for.

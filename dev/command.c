@@ -1,27 +1,26 @@
 /*
- * devtrace.c: the trace device.  Traces select functions by address
+ * command.c: one control line, run.  Traces select functions by address
  * range or by name pattern; a watch list selects processes; start and
  * stop switch everything.  Control lines are parsed against a table,
  * trace's subcommands against one of their own; a refusal is a name
  * from error.h, which gives its errno and its text.  The state reads
- * back as lines that are themselves control lines.
- * Writes are cut into lines in ctlfile.c, the state text is state.c;
- * what the hooks call is in hit.c, the shared ring in ring.c, the
- * writers' rings and the merge of all of them in wring.c.
+ * back as lines that are themselves control lines (state.c).  Writes
+ * are cut into lines above this file (ctlfile.c); what a command
+ * changes is below it (fns.h).
  */
 #include "dev/dat.h"
 #include "dev/error.h"
+#include "dev/fns.h"
 #include "dev/lib.h"
 #include "dev/host.h"
-#include "dev/ctl.h"
 
 enum {
 	Maxarg = 8,
 };
 
-typedef struct Cmd Cmd;
+typedef struct Ctlcmd Ctlcmd;
 typedef struct Ctl Ctl;
-typedef struct Sub Sub;
+typedef struct Tracecmd Tracecmd;
 
 /* one control line, split */
 struct Ctl {
@@ -34,120 +33,19 @@ struct Ctl {
 };
 
 /* commands return Errnone or a refusal (error.h) */
-struct Cmd {
+struct Ctlcmd {
 	char *name;
 	int minf, maxf;		/* fields, the command's name included */
 	int (*fn)(Ctl *);
 };
 
 /* trace's subcommands: the word at f[at], with nf fields; on a trace named by f[1] if named */
-struct Sub {
+struct Tracecmd {
 	char *name;
 	int at, nf;
 	int named;
 	int (*fn)(Ctl *, Trace *);
 };
-
-/* the shared ring, then nring writers' rings: their headers, then their slots (dat.h: wrings) */
-size_t
-devsize(int logmax, int nring)
-{
-	return sizeof(Dev) + ((size_t)1 << logmax) * sizeof(Slot) * (1 + (size_t)nring) + (size_t)nring * sizeof(Wring);
-}
-
-void
-devinit(Dev *d, int logmax, int nring, uint64_t hz)
-{
-	d->magic = Magic;
-	d->version = Version;
-	d->size = devsize(logmax, nring);
-	d->nring = nring;
-	d->hz = hz;
-	d->logmax = logmax;
-	d->log = logmax < Logdef ? logmax : Logdef;
-	d->policy = Pring;
-	d->waitms = Waitdef;
-	d->gennext = 1;
-}
-
-int
-devok(const Dev *d, size_t n)
-{
-	return n >= sizeof(Dev) && d->magic == Magic && d->version == Version &&
-		d->size == n && d->logmax >= Logmin && d->logmax <= Logmax && d->nring <= Nringmax &&
-		d->size == devsize(d->logmax, d->nring);
-}
-
-void
-devsizes(const Dev *d, uint32_t *logmax, uint32_t *nring)
-{
-	*logmax = rld(&d->logmax);
-	*nring = rld(&d->nring);
-}
-
-const char *
-deverr(const Dev *d)
-{
-	return d->err;
-}
-
-uint32_t *
-devctlgen(Dev *d)
-{
-	return &d->ctlgen;
-}
-
-int
-devstarted(Dev *d)
-{
-	return ald(&d->started);
-}
-
-/* damage found by the control side: counted for the state's #corrupt */
-void
-corrupt(Dev *d)
-{
-	aadd(&d->count[Ccorrupt], 1);
-}
-
-static Trace *
-lookup(Dev *d, const char *name)
-{
-	Trace *t;
-
-	for (t = d->trace; t < d->trace + Ntrace; t++)
-		if (t->gen && seqn(t->name, name, Namelen))
-			return t;
-	return 0;
-}
-
-/* the trace whose range holds pc */
-static Trace *
-rangeof(Dev *d, uint64_t pc)
-{
-	Trace *t;
-
-	for (t = d->trace; t < d->trace + Ntrace; t++)
-		if (t->gen && t->kind == Range && pc >= t->start && pc < t->end)
-			return t;
-	return 0;
-}
-
-/* a new control generation: release, so a writer that sees it sees the change (hit.c: watched) */
-void
-changed(Dev *d)
-{
-	__atomic_fetch_add(&d->ctlgen, 1, __ATOMIC_RELEASE);
-}
-
-/* a trace changes only with gen 0, so a process reading it sees all or none of it */
-static void
-publish(Dev *d, Trace *t)
-{
-	ast(&t->gen, d->gennext++);
-	if (d->gennext == 0)
-		d->gennext = 1;
-}
 
 static int
 okname(const char *s)
@@ -169,7 +67,7 @@ newtrace(Ctl *c, int kind, uint64_t start, uint64_t end, const char *glob, const
 
 	if (!okname(name))
 		return Errname;
-	if (lookup(d, name))
+	if (tracelookup(d, name))
 		return Errexists;
 	if (kind == Range && start >= end)
 		return Errrange;
@@ -183,7 +81,7 @@ newtrace(Ctl *c, int kind, uint64_t start, uint64_t end, const char *glob, const
 		}
 		if (kind == Range && t->kind == Range && start < t->end && t->start < end)
 			return Erroverlap;
-		if (kind == Glob && t->kind == Glob && seq(t->glob, glob))
+		if (kind == Glob && t->kind == Glob && streq(t->glob, glob))
 			return Errexists;
 	}
 	if (free == 0)
@@ -197,22 +95,25 @@ newtrace(Ctl *c, int kind, uint64_t start, uint64_t end, const char *glob, const
 	t->predsrc[0] = 0;
 	scopy(t->glob, glob ? glob : "", Globlen);
 	scopy(t->name, name, Namelen);
-	publish(d, t);
+	tracepublish(d, t);
 	return Errnone;
 }
 
-/* Dev.err: "cmd: " (none if cmd is nil), then text */
-static void
-seterr(Dev *d, const char *cmd, const char *text)
+/* an address: hex, or _text+HEX where the host gave a text base (the kernel's offsets) */
+static int
+parseaddr(Ctl *c, const char *s, uint64_t *v)
 {
-	Buf b = { d->err, d->err + Errmax - 1 };
+	static const char pre[] = "_text+";
+	size_t i;
 
-	if (cmd) {
-		bputs(&b, cmd);
-		bputs(&b, ": ");
-	}
-	bputs(&b, text);
-	bend(&b);
+	for (i = 0; (c->d->rules & Ruletext) && pre[i] && s[i] == pre[i]; i++)
+		;
+	if (i < sizeof pre - 1)
+		return parsehex(s, v);
+	if (!parsehex(s + i, v))
+		return 0;
+	*v += c->d->textbase;
+	return 1;
 }
 
 /* trace START END new NAME */
@@ -222,7 +123,7 @@ trnewrange(Ctl *c, Trace *unused)
 	uint64_t start, end;
 
 	(void)unused;
-	if (!parsehex(c->f[1], &start) || !parsehex(c->f[2], &end))
+	if (!parseaddr(c, c->f[1], &start) || !parseaddr(c, c->f[2], &end))
 		return Erraddr;
 	return newtrace(c, Range, start, end, 0, c->f[4]);
 }
@@ -254,29 +155,25 @@ static int
 trpred(Ctl *c, Trace *t)
 {
 	Dev *d = c->d;
-	char src[Predmax], *p = c->rest, *e;
+	char src[Predmax], *p = strim(c->rest), *e;
 	Prog prog;
 	int n, err;
 
-	while (*p == ' ' || *p == '\t')
-		p++;
 	if (*p == 0) {
 		t->gen = 0;
 		t->haspred = 0;
 		t->predsrc[0] = 0;
-		publish(d, t);
+		tracepublish(d, t);
 		return Errnone;
 	}
 	e = p + slen(p);
-	while (e > p && (e[-1] == ' ' || e[-1] == '\t'))
-		e--;
 	if (*p != '/' || e - p < 2 || e[-1] != '/')
 		return Errpredform;
 	n = e - p - 2;
 	if (n >= Predmax)
 		return Errpredlong;
 	scopy(src, p + 1, n + 1);
-	seterr(d, c->f[0], "");
+	errset(d, c->f[0], "");
 	n = slen(d->err);
 	if ((err = predcompile(src, &prog, d->err + n, Errmax - n)) != Errnone) {
 		c->said = 1;
@@ -286,7 +183,7 @@ trpred(Ctl *c, Trace *t)
 	t->pred = prog;
 	scopy(t->predsrc, src, Predmax);
 	t->haspred = 1;
-	publish(d, t);
+	tracepublish(d, t);
 	return Errnone;
 }
 
@@ -294,7 +191,7 @@ trpred(Ctl *c, Trace *t)
 static int
 tronoff(Ctl *c, Trace *t)
 {
-	ast(&t->on, seq(c->f[2], "on"));
+	ast(&t->on, streq(c->f[2], "on"));
 	return Errnone;
 }
 
@@ -308,7 +205,7 @@ trremove(Ctl *c, Trace *t)
 }
 
 /* ctlrun stops splitting at pred, so a pred line has 3 fields and the rest */
-static const Sub subs[] = {
+static const Tracecmd tracecmds[] = {
 	{ "new", 3, 5, 0, trnewrange },
 	{ "new", 2, 4, 0, trnewglob },
 	{ "pred", 2, 3, 1, trpred },
@@ -320,17 +217,17 @@ static const Sub subs[] = {
 static int
 ctltrace(Ctl *c)
 {
-	const Sub *s;
+	const Tracecmd *s;
 	Trace *t = 0;
 
-	for (s = subs; s < subs + nelem(subs); s++)
-		if (c->nf == s->nf && seq(c->f[s->at], s->name)) {
-			if (s->named && (t = lookup(c->d, c->f[1])) == 0)
+	for (s = tracecmds; s < tracecmds + nelem(tracecmds); s++)
+		if (c->nf == s->nf && streq(c->f[s->at], s->name)) {
+			if (s->named && (t = tracelookup(c->d, c->f[1])) == 0)
 				return Errnotrace;
 			return s->fn(c, t);
 		}
 	/* trace NAME word: the trace is missing, or the word is wrong */
-	return c->nf == 3 && lookup(c->d, c->f[1]) == 0 ? Errnotrace : Errtracecmd;
+	return c->nf == 3 && tracelookup(c->d, c->f[1]) == 0 ? Errnotrace : Errtracecmd;
 }
 
 /* the largest size is the mapping's, never the block's logmax: any process may write that */
@@ -366,13 +263,6 @@ ctllogsize(Ctl *c)
 	return setlog(c, log);
 }
 
-/* the policies by name: the command takes them, the state prints them (state.c) */
-const char *const policies[Npolicy] = {
-	[Pring] = "ring",
-	[Pfill] = "fill",
-	[Pblock] = "block",
-};
-
 /*
  * policy ring|fill|block [MS]: what a writer does when the ring is full
  * (ring.c).  MS, block's alone, is how long a writer waits for a reader
@@ -386,17 +276,19 @@ ctlpolicy(Ctl *c)
 	uint64_t ms = Waitdef;
 	uint32_t p;
 
-	for (p = 0; p < Npolicy && !seq(c->f[1], policies[p]); p++)
+	for (p = 0; p < Npolicy && !streq(c->f[1], policynames[p]); p++)
 		;
 	if (p == Npolicy)
 		return Errpolicy;
+	if (p == Pblock && (d->rules & Rulenoblock))
+		return Errblockhere;
 	if (c->nf == 3 && p != Pblock)
 		return Errnowait;
 	if (c->nf == 3 && (!parsedec(c->f[2], &ms) || ms < 1 || ms > Waitmax))
 		return Errwaitms;
 	ast(&d->waitms, (uint32_t)ms);
 	ast(&d->stalled, 0);	/* a new bound: the next full ring is waited for again */
-	wstallclear(d);
+	wringunstall(d);
 	ast(&d->policy, p);
 	return Errnone;
 }
@@ -408,9 +300,9 @@ ctlquery(Ctl *c)
 	Trace *t;
 	uint64_t pc;
 
-	if (!parsehex(c->f[1], &pc))
+	if (!parseaddr(c, c->f[1], &pc))
 		return Erraddr;
-	t = rangeof(d, pc);
+	t = tracerange(d, pc);
 	d->query = pc;
 	scopy(d->queryname, t ? t->name : "untraced", Namelen);
 	d->hasquery = 1;
@@ -427,7 +319,7 @@ ctltestin(Ctl *c)
 	Hit h;
 	int i;
 
-	if (!parsehex(c->f[1], &h.pc))
+	if (!parseaddr(c, c->f[1], &h.pc))
 		return Erraddr;
 	for (i = 0; i < 4; i++)
 		if (!parsehex(c->f[2 + i], &h.a[i]))
@@ -438,7 +330,7 @@ ctltestin(Ctl *c)
 	h.exit = 0;
 	h.dur = 0;
 	h.w = 0;
-	if ((t = rangeof(d, h.pc)) != 0 && devtsel(d, t - d->trace, &sel))
+	if ((t = tracerange(d, h.pc)) != 0 && devtsel(d, t - d->trace, &sel))
 		devhit(d, &sel, &h);
 	return Errnone;
 }
@@ -495,7 +387,7 @@ ctlagg(Ctl *c)
 	return err;
 }
 
-static const Cmd cmds[] = {
+static const Ctlcmd ctlcmds[] = {
 	{ "agg", 1, 1, ctlagg },
 	{ "trace", 3, 5, ctltrace },
 	{ "size", 2, 2, ctlsize },
@@ -508,107 +400,47 @@ static const Cmd cmds[] = {
 	{ "stop", 1, 1, ctlstop },
 };
 
-/* a refusal: its text in Dev.err after the command's name, unless the command wrote it; its errno */
-static int
-refuse(Dev *d, const char *cmd, int err)
-{
-	seterr(d, cmd, errtext(err));
-	return errnum(err);
-}
-
-int
-ctlrefuse(Dev *d, int err)
-{
-	return refuse(d, 0, err);
-}
-
 /* run one line, NUL-terminated, already checked for length and characters (ctlfile.c) */
 int
 ctlrun(Dev *d, char *line, uint32_t pid)
 {
 	Ctl c = { d, 0, { 0 }, 0, pid, 0 };
 	char *p = line;
-	const Cmd *cmd;
+	const Ctlcmd *cmd;
 	int err;
 
-	while (*p == ' ' || *p == '\t')
-		p++;
-	if (*p == '#')
+	p = sskip(p);
+	if (*p == '#' || *p == 0)	/* a comment or a blank line: a no-op */
 		return 0;
 	while (*p) {
 		/* a predicate keeps its spaces: stop splitting at it */
-		if ((c.nf == 3 && seq(c.f[0], "trace") && seq(c.f[2], "pred")) || (c.nf == 1 && seq(c.f[0], "agg"))) {
+		if ((c.nf == 3 && streq(c.f[0], "trace") && streq(c.f[2], "pred")) || (c.nf == 1 && streq(c.f[0], "agg"))) {
 			c.rest = p;
 			p += slen(p);
 			break;
 		}
 		if (c.nf == Maxarg)
 			break;
-		c.f[c.nf++] = p;
-		while (*p && *p != ' ' && *p != '\t')
-			p++;
-		if (*p)
-			*p++ = 0;
-		while (*p == ' ' || *p == '\t')
-			p++;
+		c.f[c.nf++] = sword(&p);
 	}
 	if (c.rest == 0)
 		c.rest = p;	/* "trace x pred" alone: nothing */
-	if (c.nf == 0)
-		return refuse(d, 0, Errempty);
-	for (cmd = cmds; cmd < cmds + nelem(cmds); cmd++) {
-		if (!seq(cmd->name, c.f[0]))
+	for (cmd = ctlcmds; cmd < ctlcmds + nelem(ctlcmds); cmd++) {
+		if (!streq(cmd->name, c.f[0]))
 			continue;
 		/* pred takes the rest of the line, spaces and all */
-		if ((c.nf >= 3 && seq(cmd->name, "trace") && seq(c.f[2], "pred")) || seq(cmd->name, "agg"))
+		if ((c.nf >= 3 && streq(cmd->name, "trace") && streq(c.f[2], "pred")) || streq(cmd->name, "agg"))
 			err = cmd->fn(&c);
 		else if (c.nf < cmd->minf || c.nf > cmd->maxf || *p)
 			err = Errnargs;
 		else
 			err = cmd->fn(&c);
 		if (err != Errnone)
-			return c.said ? errnum(err) : refuse(d, c.f[0], err);
+			return c.said ? errnum(err) : errrefuse(d, c.f[0], err);
 		d->err[0] = 0;
-		changed(d);
+		ctlchanged(d);
 		return 0;
 	}
-	return refuse(d, c.f[0], Errunknown);
+	return errrefuse(d, c.f[0], Errunknown);
 }
 
-int
-devreader(Dev *d, uint32_t pid, int open)
-{
-	int i;
-
-	/* a reader killed without closing (devtrace cat, SIGKILL) frees its entry here */
-	for (i = 0; open && i < Nreader; i++)
-		if (d->reader[i] && !hostalive(d->reader[i])) {
-			ast(&d->reader[i], 0);
-			ast(&d->nreader, d->nreader - 1);
-		}
-	for (i = 0; i < Nreader; i++)
-		if (open ? d->reader[i] == 0 : d->reader[i] == pid) {
-			if (open) {
-				ast(&d->nreader, d->nreader + 1);
-				ast(&d->reader[i], pid);
-			} else {
-				ast(&d->reader[i], 0);
-				ast(&d->nreader, d->nreader - 1);
-			}
-			changed(d);
-			return 0;
-		}
-	if (!open)
-		return Enoent;
-	return refuse(d, "open trace", Errnreader);
-}
-
-int
-devwatches(Dev *d, uint32_t *pids, int max)
-{
-	uint32_t i, n = ald(&d->nwatch);
-
-	for (i = 0; i < n && i < Nwatch && (int)i < max; i++)
-		pids[i] = rld(&d->watch[i]);
-	return i;
-}

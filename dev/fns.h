@@ -1,0 +1,90 @@
+/*
+ * fns.h: the device's functions that its files call in one another (as
+ * Plan 9's portfns.h; the layout is dat.h's), by file, each file's
+ * callers above it: no file calls one listed before it, so no two call
+ * each other (checked by nm, NOTES: dev/).  What hosts call is
+ * devtrace.h's.
+ *
+ *	ctlfile.c	control writes cut into lines	(devctl, devctlwrite, devctlclose)
+ *	state.c		the state text	(devstate)
+ *	command.c	one control line: the command table
+ *	dev.c		set up, the reader rule, the host's rules
+ *	aggctl.c	the agg command, the aggregations' state lines
+ *	aggfmt.c	the aggregations as text	(devaggs)
+ *	trace.c		the trace table: lookup, publish
+ *	read.c		the record file: devread, devreadraw, devreadring, devfmt
+ *	merge.c		one read's merge of every ring by time
+ *	hit.c		the hook side: select, filter, hit
+ *	agg.c		aggregations, the hook side
+ *	record.c	a record to its ring, by the policy	(devrecord)
+ *	ring.c		the shared ring
+ *	wring.c		the writers' rings
+ *	blockwait.c	policy block's wait for the reader
+ *	writer.c	a writer's life: claim, bind, done
+ *	pred.c, predterms.c, predvm.c	predicates (pred.h)
+ *	error.c		refusals (error.h) and Dev.err
+ *	lib.c		strings, words, numbers, glob (lib.h)
+ */
+#ifndef DEVTRACE_FNS_H
+#define DEVTRACE_FNS_H
+
+#include "dev/dat.h"
+
+struct Buf;
+
+/* command.c */
+int	ctlrun(Dev *d, char *line, uint32_t pid);	/* one line, NUL-terminated, checked for length and characters: 0 or an errno */
+
+/* aggctl.c */
+int	aggctl(Dev *d, char *line, char *err, size_t nerr);	/* "agg ..." after the word: Errnone or an error (error.h), reason in err */
+void	aggdetach(Dev *d, int slot);	/* the trace is removed: so are its aggregations */
+void	aggstate(Dev *d, struct Buf *b, int counters);	/* the commands that rebuild them (0), or their counters (1) */
+
+/* trace.c */
+Trace	*tracelookup(Dev *d, const char *name);	/* the trace of that name, or nil */
+Trace	*tracerange(Dev *d, uint64_t pc);	/* the range trace that holds pc, or nil */
+void	tracepublish(Dev *d, Trace *t);	/* a new generation: the trace, changed with gen 0, is whole again */
+
+/* merge.c */
+void	mergestart(Merge *m, Dev *d, uint32_t log, uint32_t *wait);	/* every ring with records, up to Nmerge writers' */
+void	mergeshared(Merge *m, Dev *d, uint32_t log, uint32_t *wait);	/* the shared ring alone */
+int	mergenext(Merge *m, Rec *out);	/* the oldest record of every ring: 1, else 0 (*wait: one is being written) */
+
+/* agg.c */
+int	agghit(Dev *d, const Tsel *sel, Hit *h);	/* aggregate a hit that passed the predicate: Hrecord if the trace records, Hfollow if its exit is wanted */
+void	aggtsel(Dev *d, int slot, Tsel *sel);	/* which aggregations fire at the trace's hits */
+int	aggqbucket(uint64_t v);		/* quantize's bucket of a value */
+int64_t	aggqlow(int b);			/* and its lower bound */
+
+/* ring.c: the shared ring, and the checks, resets and counts of every ring */
+extern const char *const policynames[Npolicy];	/* Pring, Pfill, Pblock by name */
+uint32_t	ringpolicy(Dev *d, uint32_t *waitms);	/* the policy and bound, repaired and counted if damaged */
+void	ringrecord(Dev *d, const Hit *h, uint32_t log, uint32_t lim, uint32_t policy, uint32_t waitms);	/* a record of the shared ring by the policy */
+uint32_t	ringcheck(Dev *d);	/* damage repaired and counted; the log to use */
+void	ringreset(Dev *d, int log);
+void	ringstats(Dev *d, uint32_t log, uint64_t *hits, uint64_t *queued, uint64_t *lost, uint64_t *dropped);
+int	ringtake(Dev *d, Rec *out, uint64_t *head, uint64_t cap, uint32_t *wait);	/* the shared ring's next record */
+int	ringpeek(Dev *d, uint64_t *ticks, uint64_t *head, uint64_t cap, uint32_t *wait);	/* its ticks, not taken */
+
+/* wring.c: the writers' rings */
+void	wringrecord(Dev *d, const Writer *w, const Hit *h, uint32_t log, uint32_t policy, uint32_t waitms);
+void	wringcheck(Dev *d);	/* the control side's repair of each ring's tail */
+void	wringreset(Dev *d);	/* size: what each ring holds is lost */
+void	wringstats(Dev *d, uint32_t log, uint64_t *hits, uint64_t *read, uint64_t *queued, uint64_t *lost, uint64_t *dropped);
+void	wringunstall(Dev *d);	/* a new policy: every ring is waited for again */
+size_t	wringbulk(Dev *d, uint32_t log, uint32_t i, Rec *out, size_t n);	/* a capture: ring i's records, unmerged, in bulk */
+void	wringstate(Dev *d, uint32_t log, struct Buf *b);	/* a # line per ring ever used */
+
+/* blockwait.c */
+int	blockwait(Blockwait *b, uint64_t *stalled, uint64_t tail, uint32_t waitms);	/* 1: slept, look again; 0: the reader is stalled at tail, give up */
+
+/* writer.c */
+void	writerclaim(Dev *d, Writer *w, uint32_t tid);	/* the first hit on d: the host's bound, a counter shard, a ring */
+void	writerring(Dev *d, Writer *w, uint32_t tid);	/* a ring of its own, or none: the shared ring */
+uint32_t	writeraggbuf(Dev *d, uint32_t tid);	/* an aggregation table: 1 + its index, or Naggbuf + 1, the shared one */
+
+/* error.c */
+void	errset(Dev *d, const char *cmd, const char *text);	/* Dev.err: "cmd: text", or text if cmd is nil */
+int	errrefuse(Dev *d, const char *cmd, int e);	/* e's text in Dev.err after cmd; its errno */
+
+#endif

@@ -1,0 +1,139 @@
+/*
+ * read.c: the record file.  devread returns every ring's records,
+ * merged by time (merge.c), as text lines (fmtrec); devreadraw the
+ * same records whole, for a capture; devreadring one ring's alone,
+ * unmerged.  A record read is gone: each ends once, read or lost.
+ */
+#include "dev/dat.h"
+#include "dev/fns.h"
+#include "dev/host.h"
+
+/*
+ * The record is the reader's hot loop, so no Buf and no digit at a time:
+ * hex8 spreads the 8 nibbles of v over the bytes of a word (nibble i in
+ * byte i), turns each into its digit at once (+'0', +39 more from 10 up:
+ * no byte carries into the next) and orders them most significant first.
+ */
+static uint64_t
+hex8(uint32_t v)
+{
+	uint64_t x = v, over9;
+
+	x = (x | x << 16) & 0x0000ffff0000ffffull;
+	x = (x | x << 8) & 0x00ff00ff00ff00ffull;
+	x = (x | x << 4) & 0x0f0f0f0f0f0f0f0full;
+	over9 = ((x + 0x0606060606060606ull) >> 4) & 0x0101010101010101ull;
+	x += 0x3030303030303030ull + over9 * ('a' - '0' - 10);
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	x = __builtin_bswap64(x);
+#endif
+	return x;
+}
+
+/* 16 hex digits and a separator */
+static char *
+hex16(char *p, uint64_t v, char sep)
+{
+	uint64_t hi = hex8(v >> 32), lo = hex8((uint32_t)v);
+
+	__builtin_memcpy(p, &hi, 8);
+	__builtin_memcpy(p + 8, &lo, 8);
+	p[16] = sep;
+	return p + 17;
+}
+
+static void
+fmtrec(char *p, const Rec *s)
+{
+	*p++ = s->exit ? 'X' : 'E';
+	*p++ = ' ';
+	p = hex16(p, s->pc, ' ');
+	p = hex16(p, s->ticks, ' ');
+	p = hex16(p, s->tid, ' ');
+	p = hex16(p, s->a[0], ' ');
+	p = hex16(p, s->a[1], ' ');
+	p = hex16(p, s->a[2], ' ');
+	hex16(p, s->a[3], '\n');
+}
+
+size_t
+devread(Dev *d, Reader *r, char *buf, size_t n)
+{
+	size_t done = 0;
+	Merge m;
+	Rec s;
+
+	r->wait = 0;
+	mergestart(&m, d, ringcheck(d), &r->wait);
+	if (r->off > r->len || r->len > Reclen)	/* the Reader is the caller's: a bug, not damage */
+		r->off = r->len = 0;
+	for (;;) {
+		while (r->off < r->len && done < n)
+			buf[done++] = r->part[r->off++];
+		if (done == n || !mergenext(&m, &s))
+			return done;
+		if (n - done >= Reclen) {
+			fmtrec(buf + done, &s);
+			done += Reclen;
+			continue;
+		}
+		fmtrec(r->part, &s);
+		r->off = 0;
+		r->len = Reclen;
+	}
+}
+
+/* up to n whole records of the merge m */
+static size_t
+mrecs(Merge *m, Rec *out, size_t n)
+{
+	size_t done = 0;
+
+	while (done < n && mergenext(m, &out[done]))
+		done++;
+	return done;
+}
+
+/*
+ * The capture's read (devtrace record): whole records as they sit in
+ * the slots, no formatting, so a reader can save them as fast as the
+ * writers fill the rings.  The same merge as devread: every record
+ * ends once, read or lost, and the counters stay exact.  r's text part
+ * is devread's alone: a reader uses one of the two.
+ */
+size_t
+devreadraw(Dev *d, Reader *r, Rec *out, size_t n)
+{
+	Merge m;
+
+	r->wait = 0;
+	mergestart(&m, d, ringcheck(d), &r->wait);
+	return mrecs(&m, out, n);
+}
+
+/*
+ * A capture's read of one source alone, unmerged (devtrace record; its
+ * cat merges them by time later, as trace-cmd report merges per-CPU
+ * files): ring < nring a writer's ring (wring.c: wringbulk), ring ==
+ * nring the shared ring (ringtake, tickets and all).  As devreadraw
+ * otherwise.
+ */
+size_t
+devreadring(Dev *d, Reader *r, uint32_t ring, Rec *out, size_t n)
+{
+	uint32_t log = ringcheck(d);
+	Merge m;
+
+	r->wait = 0;
+	if (ring < hostnring(d))
+		return wringbulk(d, log, ring, out, n);
+	mergeshared(&m, d, log, &r->wait);
+	return mrecs(&m, out, n);
+}
+
+/* a saved record's line: devread's own formatter, so the bytes are the same */
+void
+devfmt(char *line, const Rec *rec)
+{
+	fmtrec(line, rec);
+}

@@ -1,0 +1,122 @@
+/*
+ * writer.c: a writer thread's life in the device.  At its first hit on
+ * a device it claims what it writes without atomics: a counter shard
+ * (Shard), a ring of its own (Wring), later an aggregation table (Abuf);
+ * each by the one claim below.  A host's static writer (a kernel's CPU
+ * and context) is bound to its ring and table instead (devwriterbind).
+ * When the thread exits they are free again; what they hold stays:
+ * counts are only added to, records stay for the reader.
+ */
+#include "dev/dat.h"
+#include "dev/fns.h"
+#include "dev/host.h"
+
+/*
+ * The one claim by thread id, over a table of n entries whose owner's
+ * id lies at tid0, stride bytes apart: the entry the id held before
+ * (exec keeps the id), a free one, or a dead owner's (a host's static
+ * writer, Tidbound, never dies).  1 + its index, or 0: none.
+ */
+static uint32_t
+claim(uint32_t *tid0, size_t stride, uint32_t n, uint32_t tid)
+{
+	uint32_t i, o, pass, *p;
+
+	for (pass = 0; pass < 3; pass++)
+		for (i = 0; i < n; i++) {
+			p = (uint32_t *)((char *)tid0 + i * stride);
+			o = rld(p);
+			if (pass == 0 ? o != tid : pass == 1 ? o != 0 : (o == 0 || o >= Tidbound || hostalive(o)))
+				continue;
+			if (pass == 0 || acas(p, &o, tid))
+				return i + 1;
+		}
+	return 0;
+}
+
+void
+writerclaim(Dev *d, Writer *w, uint32_t tid)
+{
+	w->d = d;
+	w->lim = hostlogmax(d);	/* devrecord's bound for the block's log, kept where no other process writes */
+	w->shard = claim(&d->shard[0].tid, sizeof d->shard[0], Nshard, tid);
+	writerring(d, w, tid);
+}
+
+void
+writerring(Dev *d, Writer *w, uint32_t tid)
+{
+	uint32_t n = hostnring(d), lim = w->lim, i;
+	Wring *wr;
+
+	w->ring = 0;
+	w->wr = 0;
+	w->ws = 0;
+	if (n == 0 || n > Nringmax || lim < Logmin || tid == 0 || tid >= Tidbound)
+		return;
+	wr = wrings(d, lim);
+	if ((i = claim(&wr[0].tid, sizeof wr[0], n, tid)) == 0)
+		return;
+	i--;
+	if (rld(&wr[i].used) == 0)
+		rst(&wr[i].used, 1);
+	w->ring = i + 1;
+	w->wr = &wr[i];
+	w->ws = wslots(d, lim, n, i);
+}
+
+/* a dead owner's table keeps its results: the new owner adds to them; none free: the shared table */
+uint32_t
+writeraggbuf(Dev *d, uint32_t tid)
+{
+	uint32_t i = claim(&d->aggs.buf[0].tid, sizeof d->aggs.buf[0], Naggbuf, tid);
+
+	return i ? i : Naggbuf + 1;
+}
+
+int
+devwriterbind(Dev *d, Writer *w, uint32_t ring)
+{
+	uint32_t n = hostnring(d), lim = hostlogmax(d);
+	Wring *r;
+
+	if (ring >= n || n > Nringmax || lim < Logmin)
+		return Einval;
+	__builtin_memset(w, 0, sizeof *w);
+	w->d = d;
+	w->lim = lim;
+	w->ring = ring + 1;
+	w->wr = r = &wrings(d, lim)[ring];
+	w->ws = wslots(d, lim, n, ring);
+	ast(&r->tid, Tidbound);
+	rst(&r->used, 1);
+	/*
+	 * Its aggregation table too, bound as the ring is: a static writer
+	 * runs for many threads, so a claim by tid (claim, above) could hand its
+	 * table to another writer while it still adds to it without atomics.
+	 */
+	w->aggd = d;
+	if (ring < Naggbuf) {
+		ast(&d->aggs.buf[ring].tid, Tidbound);
+		w->aggbuf = ring + 1;
+	} else
+		w->aggbuf = Naggbuf + 1;
+	return 0;
+}
+
+/* the thread's shard, ring and table are free again; what its ring holds stays for the reader */
+void
+devwriterdone(Writer *w)
+{
+	if (w->d && w->shard)
+		ast(&w->d->shard[w->shard - 1].tid, 0);
+	if (w->d && w->wr)
+		ast(&w->wr->tid, 0);
+	if (w->aggd && w->aggbuf >= 1 && w->aggbuf <= Naggbuf)
+		ast(&w->aggd->aggs.buf[w->aggbuf - 1].tid, 0);
+	w->aggd = 0;
+	w->aggbuf = 0;
+	w->d = 0;
+	w->wr = 0;
+	w->ring = 0;
+}
