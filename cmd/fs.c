@@ -215,7 +215,6 @@ fsopen(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 			fuse_reply_err(req, e);
 			return;
 		}
-		fi->nonseekable = 1;
 	}
 	if (ino == Qsyms)
 		fh->fd = open(srv->syms, O_RDONLY | O_CLOEXEC);
