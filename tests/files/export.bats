@@ -36,7 +36,6 @@ setup() {
 	export DEVTRACE_DIR=$BATS_TEST_TMPDIR/dev
 	D=$DEVTRACE_DIR
 	BGPIDS=
-	EXTRA=
 }
 
 @test "diod serves tracectl: the same state as a local read" {
