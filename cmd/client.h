@@ -28,6 +28,7 @@ int	xcat(Cmd *c, int argc, char **argv);	/* and cat FILE, a capture file */
 int	xrecord(Cmd *c, int argc, char **argv);
 int	xstate(Cmd *c, int argc, char **argv);
 int	xsyms(Cmd *c, int argc, char **argv);
+int	xsigs(Cmd *c, int argc, char **argv);
 int	xaggs(Cmd *c, int argc, char **argv);
 int	xstatus(Cmd *c, int argc, char **argv);
 int	xstart(Cmd *c, int argc, char **argv);
@@ -48,6 +49,10 @@ int	findprog(const char *prog);	/* what execvp would find */
 pid_t	startprog(char **argv, const char *who);	/* argv run in a child; its pid, or -1 (told, as "WHO: ...") */
 int	exitstatus(int ws);	/* a child's wait status as an exit status: 128+N for signal N */
 int	copyfile(const char *from, const char *to);	/* to is a copy of from, empty if from is missing */
+
+/* dwarf.c: signature lines "NAME RET name:class:word ..." from DWARF (libdw) */
+int	objsigs(const char *path, FILE *out, const char *who);	/* path's functions: 0; 1 no debug information; -1 unreadable (told, as "WHO: ...") */
+int	symsigs(const char *syms, long from, FILE *out, const char *who);	/* those of each object the symbol file names from byte from on: 0, or -1 (told) */
 
 /* statetext.c: the text devstate makes (dev/state.c), as lines */
 typedef struct Statetrace Statetrace;

@@ -383,10 +383,29 @@ nomatch(Run *r, const char *syms, off_t off)
 	return rc;
 }
 
-/* scripts/name syms records | scripts/flow, the scripts found beside this binary as the library is;
+/* the signatures of the objects the program added to the symbol file (from byte symoff), into path */
+static int
+sigsto(const char *syms, off_t symoff, const char *path)
+{
+	FILE *f;
+	int rc;
+
+	if ((f = fopen(path, "we")) == NULL) {
+		fprintf(stderr, "devtrace run: %s: %s\n", path, strerror(errno));
+		return 1;
+	}
+	rc = syms[0] && symsigs(syms, symoff, f, "devtrace run") < 0;
+	if (fclose(f) != 0) {
+		fprintf(stderr, "devtrace run: %s: %s\n", path, strerror(errno));
+		rc = 1;
+	}
+	return rc;
+}
+
+/* scripts/name syms records | scripts/flow -a sigs, the scripts found beside this binary as the library is;
  * times in ns from the device's #hz (0: unknown, ticks) */
 static int
-showflow(const char *syms, const char *records, unsigned long long hz)
+showflow(const char *syms, const char *records, const char *sigs, unsigned long long hz)
 {
 	char want[PATH_MAX], name[PATH_MAX], flow[PATH_MAX], hzarg[32] = "";
 	int st;
@@ -408,7 +427,7 @@ showflow(const char *syms, const char *records, unsigned long long hz)
 	if ((pid = fork()) < 0)
 		return 1;
 	if (pid == 0) {
-		execl("/bin/sh", "sh", "-c", "\"$0\" \"$1\" \"$2\" | \"$3\" ${4:+-v \"$4\"}", name, syms, records, flow, hzarg, (char *)NULL);
+		execl("/bin/sh", "sh", "-c", "\"$0\" \"$1\" \"$2\" | \"$3\" -a \"$5\" ${4:+-v \"$4\"}", name, syms, records, flow, hzarg, sigs, (char *)NULL);
 		_exit(127);
 	}
 	while (waitpid(pid, &st, 0) < 0)
@@ -430,7 +449,7 @@ stopown(Run *r)
 static int
 session(Run *r, char **argv)
 {
-	char syms[PATH_MAX], tmp[PATH_MAX], *st;
+	char syms[PATH_MAX], tmp[PATH_MAX], sigs[PATH_MAX + 8], *st;
 	unsigned long long lost;
 	struct stat sb;
 	off_t symoff;
@@ -515,8 +534,13 @@ session(Run *r, char **argv)
 			fprintf(stderr, "devtrace run: %s: %s\n", tmp, strerror(errno));
 			bad = 1;
 		}
+		snprintf(tmp, sizeof tmp, "%s.sigs", r->out);
+		bad |= sigsto(syms, symoff, tmp);
 	} else {
-		bad |= showflow(syms, tmp, statecounter(state(r), "hz"));
+		snprintf(sigs, sizeof sigs, "%s.sigs", tmp);
+		bad |= sigsto(syms, symoff, sigs);
+		bad |= showflow(syms, tmp, sigs, statecounter(state(r), "hz"));
+		unlink(sigs);
 		unlink(tmp);
 	}
 	bad |= nomatch(r, syms, symoff);
