@@ -20,34 +20,43 @@ function siginit(f,   l, n, name, rest) {
 	for (name in SIGBAD) delete SIG[name]
 }
 
-# sigcall: "fn(name=value, ...)" for an entry whose words are w1..w4, or
-# fn if its signature is unknown
-function sigcall(fn, w1, w2, w3, w4,   n, i, p, s, W, k, v) {
-	if (!(fn in SIG)) return fn
+# sigargs: the arguments of an entry of fn whose words are w1..w4, as
+# SA_NAME[1..n] and SA_VAL[1..n]; n, or -1 if fn's signature is unknown
+function sigargs(fn, w1, w2, w3, w4,   n, i, p, W, k) {
+	if (!(fn in SIG)) return -1
 	W[1] = w1; W[2] = w2; W[3] = w3; W[4] = w4
 	n = split(SIG[fn], SIGF, " ")
-	s = ""
 	for (i = 2; i <= n; i++) {
 		split(SIGF[i], p, ":")
 		k = p[3] + 0
-		if (k < 1 || k + sigwords(p[2]) - 1 > 4) v = "?"
-		else v = sigval(p[2], W[k], W[k + 1])
-		s = s (i > 2 ? ", " : "") p[1] "=" v
+		SA_NAME[i - 1] = p[1]
+		SA_VAL[i - 1] = k < 1 || k + sigwords(p[2]) - 1 > 4 ? "?" : sigval(p[2], W[k], W[k + 1])
 	}
+	return n - 1
+}
+
+# sigcall: "fn(name=value, ...)", or fn if its signature is unknown
+function sigcall(fn, w1, w2, w3, w4,   n, i, s) {
+	if ((n = sigargs(fn, w1, w2, w3, w4)) < 0) return fn
+	s = ""
+	for (i = 1; i <= n; i++) s = s (i > 1 ? ", " : "") SA_NAME[i] "=" SA_VAL[i]
 	return fn "(" s ")"
 }
 
-# sigret: " = value" for an exit of fn returning rv, "" for void or an
-# unknown signature; floating point and structs are not in the return
-# register the record keeps: "?"
-function sigret(fn, rv,   c) {
+# sigretval: the value fn returned in rv, "" for void or an unknown
+# signature; floating point and structs are not in the return register
+# the record keeps: "?"
+function sigretval(fn, rv,   c) {
 	if (!(fn in SIG)) return ""
 	c = SIG[fn]
 	sub(/ .*/, "", c)
 	if (c == "void") return ""
-	if (c ~ /^(f[0-9]|struct|other)/) return " = ?"
-	return " = " sigval(c, rv)
+	if (c ~ /^(f[0-9]|struct|other)/) return "?"
+	return sigval(c, rv)
 }
+
+# sigret: " = value" for an exit, or ""
+function sigret(fn, rv,   v) { v = sigretval(fn, rv); return v == "" ? "" : " = " v }
 
 # sigwords: how many record words a value of class c takes
 function sigwords(c) { return c ~ /^struct/ ? int((substr(c, 7) + 7) / 8) : 1 }
