@@ -45,14 +45,10 @@ int	spawn(char **args, int nargs);	/* devtraced from beside this binary, with ar
 int	stopserver(int pid);	/* SIGTERM, then wait up to Stopwait: 0 gone, 1 still there, -1 (errno) kill failed */
 int	preload(const char *dir);	/* LD_PRELOAD with the runtime first, DEVTRACE_DIR dir */
 void	unpreload(void);	/* LD_PRELOAD as the user gave it */
-int	findprog(const char *prog);	/* what execvp would find */
+int	findprog(const char *prog, char *path, size_t n);	/* what execvp would find, its path in path */
 pid_t	startprog(char **argv, const char *who);	/* argv run in a child; its pid, or -1 (told, as "WHO: ...") */
 int	exitstatus(int ws);	/* a child's wait status as an exit status: 128+N for signal N */
 int	copyfile(const char *from, const char *to);	/* to is a copy of from, empty if from is missing */
-
-/* dwarf.c: signature lines "NAME RET name:class:word ..." from DWARF (libdw) */
-int	objsigs(const char *path, FILE *out, const char *who);	/* path's functions: 0; 1 no debug information; -1 unreadable (told, as "WHO: ...") */
-int	symsigs(const char *syms, long from, FILE *out, const char *who);	/* those of each object the symbol file names from byte from on: 0, or -1 (told) */
 
 /* statetext.c: the text devstate makes (dev/state.c), as lines */
 typedef struct Statetrace Statetrace;

@@ -467,10 +467,13 @@ session(Run *r, char **argv)
 		fprintf(stderr, "devtrace run: -p needs a -t to attach it to\n");
 		return 2;
 	}
-	if (!findprog(argv[0])) {
+	if (!findprog(argv[0], tmp, sizeof tmp)) {
 		fprintf(stderr, "devtrace run: %s: program not found\n", argv[0]);
 		return 127;
 	}
+	/* -p names the program's arguments before it has attached */
+	argnamesdir(r->dir);
+	argnamesobj(tmp);
 	if (preload(r->dir) < 0)
 		return 1;
 	if (r->out) {
