@@ -185,20 +185,22 @@ unpreload(void)
 
 /* what execvp would find; a command checks before it changes anything */
 int
-findprog(const char *prog)
+findprog(const char *prog, char *path, size_t n)
 {
-	char path[PATH_MAX], *p, *q, *list;
+	char *p, *q, *list;
 	struct stat st;
 	int found = 0;
 
-	if (strchr(prog, '/'))
+	if (strchr(prog, '/')) {
+		snprintf(path, n, "%s", prog);
 		return stat(prog, &st) == 0 && S_ISREG(st.st_mode) && access(prog, X_OK) == 0;
+	}
 	if ((p = getenv("PATH")) == NULL || (list = strdup(p)) == NULL)
 		return 0;
 	for (p = list; !found && p; p = q) {
 		if ((q = strchr(p, ':')) != NULL)
 			*q++ = 0;
-		snprintf(path, sizeof path, "%s/%s", *p ? p : ".", prog);
+		snprintf(path, n, "%s/%s", *p ? p : ".", prog);
 		found = stat(path, &st) == 0 && S_ISREG(st.st_mode) && access(path, X_OK) == 0;
 	}
 	free(list);

@@ -28,6 +28,7 @@ int	xcat(Cmd *c, int argc, char **argv);	/* and cat FILE, a capture file */
 int	xrecord(Cmd *c, int argc, char **argv);
 int	xstate(Cmd *c, int argc, char **argv);
 int	xsyms(Cmd *c, int argc, char **argv);
+int	xsigs(Cmd *c, int argc, char **argv);
 int	xaggs(Cmd *c, int argc, char **argv);
 int	xstatus(Cmd *c, int argc, char **argv);
 int	xstart(Cmd *c, int argc, char **argv);
@@ -44,7 +45,7 @@ int	spawn(char **args, int nargs);	/* devtraced from beside this binary, with ar
 int	stopserver(int pid);	/* SIGTERM, then wait up to Stopwait: 0 gone, 1 still there, -1 (errno) kill failed */
 int	preload(const char *dir);	/* LD_PRELOAD with the runtime first, DEVTRACE_DIR dir */
 void	unpreload(void);	/* LD_PRELOAD as the user gave it */
-int	findprog(const char *prog);	/* what execvp would find */
+int	findprog(const char *prog, char *path, size_t n);	/* what execvp would find, its path in path */
 pid_t	startprog(char **argv, const char *who);	/* argv run in a child; its pid, or -1 (told, as "WHO: ...") */
 int	exitstatus(int ws);	/* a child's wait status as an exit status: 128+N for signal N */
 int	copyfile(const char *from, const char *to);	/* to is a copy of from, empty if from is missing */

@@ -1,7 +1,8 @@
 /*
  * cmd.h: what the server (devtraced) and the client (devtrace) share:
- * live.c (is a server serving, and small helpers of both) and
- * aggtext.c (the aggregations as text).  devtrace's own: client.h.
+ * argnames.c (predicates by argument name) over dwarf.c (signatures
+ * from DWARF), live.c (is a server serving, and small helpers of both)
+ * and aggtext.c (the aggregations as text).  devtrace's own: client.h.
  * The authority on "a server runs" is the device's header: alive, and a
  * serverpid that is a live devtraced; when the header is damaged, the
  * pid in the lock file of a live devtraced that holds that lock.
@@ -10,6 +11,7 @@
 #define DEVTRACE_CMD_H
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 enum { Stopwait = 10000 };	/* ms a stop may take */
 
@@ -22,6 +24,14 @@ char	*absdir(const char *dir);	/* dir made absolute, as shmpath does it; static 
 char	*bindir(void);			/* the directory this binary is in; static buffer */
 uint32_t	tgidof(uint32_t tid);	/* a thread's process, from /proc */
 void	catchstop(void (*on)(int));	/* INT, TERM, HUP call on; SIGPIPE ignored */
+
+/* argnames.c: predicates by argument name (dev/pred.h predargnames) */
+void	argnamesdir(const char *dir);	/* from the signatures of the objects dir's symbol file names, from now on */
+void	argnamesobj(const char *path);	/* and from path's */
+
+/* dwarf.c: signature lines "NAME RET name:class:word ..." from DWARF (libdw) */
+int	objsigs(const char *path, FILE *out, const char *who);	/* path's functions: 0; 1 no debug information; -1 unreadable (told, as "WHO: ...") */
+int	symsigs(const char *syms, long from, FILE *out, const char *who);	/* those of each object the symbol file names from byte from on: 0, or -1 (told) */
 
 /* aggtext.c */
 char	*aggtext(struct Shm *s, const char *syms, int form, size_t *len);	/* the aggregations, Aprinta or Amachine (dev/devtrace.h), malloc'd; NULL (errno) if the lock was not had */

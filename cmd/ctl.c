@@ -33,6 +33,7 @@ xctl(Cmd *c, int argc, char **argv)
 		goto out;
 	}
 	s = attach();
+	argnamesdir(clientdir());
 	err[0] = 0;
 	if (optind < argc) {
 		for (n = 0, i = optind; i < argc; i++) {

@@ -12,7 +12,8 @@ compiler ($DEVTRACE_CC, else cc) with the arguments given.
   (default)   patchable entries (@GCC_SITEFLAGS@ with gcc):
               NOPs at each function's entry that the runtime turns into
               a skip-branch; a program runs at NOP speed when nothing
-              traces it
+              traces it.  With -g, whose debug information names and
+              types the calls' arguments (-g0 after it: none)
   --classic   -finstrument-functions: always-called hooks, E and X
               records without arguments or return values
               (also DEVTRACE_MODE=classic)
@@ -36,11 +37,13 @@ flags() {
 	classic)
 		echo "-finstrument-functions" ;;
 	*)
-		# the ISA's site flags, put in by the build (arch/*/siteflags)
+		# the ISA's site flags, put in by the build (arch/*/siteflags),
+		# and -g: the debug information types the calls' arguments
+		# (devtrace sigs) and changes no code; a later -g0 still wins
 		if $cc --version 2>/dev/null | grep -qi clang; then
-			echo "@CLANG_SITEFLAGS@"
+			echo "@CLANG_SITEFLAGS@ -g"
 		else
-			echo "@GCC_SITEFLAGS@"
+			echo "@GCC_SITEFLAGS@ -g"
 		fi ;;
 	esac
 }

@@ -32,6 +32,7 @@ static Cmd cmds[] = {
 	{ "record", xrecord, "-o FILE [prog ...]", "save the records, binary, into FILE as fast as they are written, until SIGINT or prog's exit" },
 	{ "state", xstate, "", "print the device's state, as cat tracectl does" },
 	{ "syms", xsyms, "", "print the symbol file: pc name object, one line per function" },
+	{ "sigs", xsigs, "[object ...]", "print the functions' signatures from the objects' debug information (DWARF), by default the symbol file's objects: name return-class arg:class:word ..." },
 	{ "aggs", xaggs, "[-m]", "print the aggregations, as cat aggs does; -m: one line a key and bucket, as cat aggraw does" },
 	{ "status", xstatus, "", "tell whether a server runs, its pid and directory (exit 1 if none)" },
 	{ "start", xstart, "[devtraced option ...]", "start a server unless one runs" },

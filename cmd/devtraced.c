@@ -261,6 +261,7 @@ main(int argc, char **argv)
 	}
 
 	dir = strdup(absdir(devdir()));
+	argnamesdir(dir);	/* trace NAME pred /count > 4096/ written to tracectl */
 	mkdirp(dir);
 	/* before the lock, so a refused start leaves nothing; again after the mkdir */
 	if (lstat(dir, &st) == 0)

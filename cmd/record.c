@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -150,7 +151,9 @@ save(Shm *s, Reader *rd, int fd, const char *out, unsigned long long max, int *w
 static int
 prepare(const char *prog)
 {
-	if (!findprog(prog)) {
+	char path[PATH_MAX];
+
+	if (!findprog(prog, path, sizeof path)) {
 		fprintf(stderr, "devtrace record: %s: program not found\n", prog);
 		return 127;
 	}

@@ -4,8 +4,8 @@ FUSE_LIBS := $(shell pkg-config --libs fuse3 2>/dev/null || echo -lfuse3 -lpthre
 
 # callers first (cmd.h, client.h); tests/layers checks that no file calls back up
 DEVTRACED_FILES = devtraced fs mnt
-DEVTRACE_FILES = devtrace run record cat ctl state syms aggs status start stop client statetext capfile
-CMD_SHARED = aggtext live
+DEVTRACE_FILES = devtrace run record cat ctl state syms sigs aggs status start stop client statetext capfile
+CMD_SHARED = argnames dwarf aggtext live
 DEVTRACED_OBJ = $(addprefix $(B)/cmd/,$(addsuffix .o,$(DEVTRACED_FILES) $(CMD_SHARED)))
 DEVTRACE_OBJ = $(addprefix $(B)/cmd/,$(addsuffix .o,$(DEVTRACE_FILES) $(CMD_SHARED)))
 CMD_OBJ = $(sort $(DEVTRACED_OBJ) $(DEVTRACE_OBJ))
@@ -16,10 +16,10 @@ $(B)/cmd/devtraced.o $(B)/cmd/fs.o $(B)/cmd/mnt.o: ALL_CFLAGS += $(FUSE_CFLAGS)
 
 bin/devtraced: $(DEVTRACED_OBJ) $(CMD_LIBS)
 	@mkdir -p bin
-	$(CC) $(CFLAGS) -o $@ $^ $(FUSE_LIBS)
+	$(CC) $(CFLAGS) -o $@ $^ $(FUSE_LIBS) -ldw -lelf
 
 bin/devtrace: $(DEVTRACE_OBJ) $(CMD_LIBS)
 	@mkdir -p bin
-	$(CC) $(CFLAGS) -o $@ $^ -lpthread
+	$(CC) $(CFLAGS) -o $@ $^ -ldw -lelf -lpthread
 
 PROGS += bin/devtraced bin/devtrace

@@ -64,9 +64,11 @@ usage(FILE *f)
 "                     _ . $ -, at most 63 bytes; repeatable, up to %d.\n"
 "                     Written as `trace GLOB new runN' and `trace runN on'\n"
 "  -p, --pred EXPR    keep only the hits for which EXPR is true: written as\n"
-"                     `trace runN pred /EXPR/' for every -t (needs -t)\n"
-"  -o, --output FILE  write the raw records to FILE, and the symbol file\n"
-"                     to FILE.syms, instead of printing the call flow\n"
+"                     `trace runN pred /EXPR/' for every -t (needs -t); EXPR\n"
+"                     may name prog's arguments, from its debug information\n"
+"  -o, --output FILE  write the raw records to FILE, the symbol file to\n"
+"                     FILE.syms and the signatures to FILE.sigs, instead\n"
+"                     of printing the call flow\n"
 "  -v, --show-ctl     print each line written to tracectl, on standard\n"
 "                     error, as `# echo 'LINE' > DIR/tracectl'\n"
 "  -h, --help         this text\n"
@@ -383,10 +385,29 @@ nomatch(Run *r, const char *syms, off_t off)
 	return rc;
 }
 
-/* scripts/name syms records | scripts/flow, the scripts found beside this binary as the library is;
+/* the signatures of the objects the program added to the symbol file (from byte symoff), into path */
+static int
+sigsto(const char *syms, off_t symoff, const char *path)
+{
+	FILE *f;
+	int rc;
+
+	if ((f = fopen(path, "we")) == NULL) {
+		fprintf(stderr, "devtrace run: %s: %s\n", path, strerror(errno));
+		return 1;
+	}
+	rc = syms[0] && symsigs(syms, symoff, f, "devtrace run") < 0;
+	if (fclose(f) != 0) {
+		fprintf(stderr, "devtrace run: %s: %s\n", path, strerror(errno));
+		rc = 1;
+	}
+	return rc;
+}
+
+/* scripts/name syms records | scripts/flow -a sigs, the scripts found beside this binary as the library is;
  * times in ns from the device's #hz (0: unknown, ticks) */
 static int
-showflow(const char *syms, const char *records, unsigned long long hz)
+showflow(const char *syms, const char *records, const char *sigs, unsigned long long hz)
 {
 	char want[PATH_MAX], name[PATH_MAX], flow[PATH_MAX], hzarg[32] = "";
 	int st;
@@ -408,7 +429,7 @@ showflow(const char *syms, const char *records, unsigned long long hz)
 	if ((pid = fork()) < 0)
 		return 1;
 	if (pid == 0) {
-		execl("/bin/sh", "sh", "-c", "\"$0\" \"$1\" \"$2\" | \"$3\" ${4:+-v \"$4\"}", name, syms, records, flow, hzarg, (char *)NULL);
+		execl("/bin/sh", "sh", "-c", "\"$0\" \"$1\" \"$2\" | \"$3\" -a \"$5\" ${4:+-v \"$4\"}", name, syms, records, flow, hzarg, sigs, (char *)NULL);
 		_exit(127);
 	}
 	while (waitpid(pid, &st, 0) < 0)
@@ -430,7 +451,7 @@ stopown(Run *r)
 static int
 session(Run *r, char **argv)
 {
-	char syms[PATH_MAX], tmp[PATH_MAX], *st;
+	char syms[PATH_MAX], tmp[PATH_MAX], sigs[PATH_MAX + 8], *st;
 	unsigned long long lost;
 	struct stat sb;
 	off_t symoff;
@@ -448,10 +469,13 @@ session(Run *r, char **argv)
 		fprintf(stderr, "devtrace run: -p needs a -t to attach it to\n");
 		return 2;
 	}
-	if (!findprog(argv[0])) {
+	if (!findprog(argv[0], tmp, sizeof tmp)) {
 		fprintf(stderr, "devtrace run: %s: program not found\n", argv[0]);
 		return 127;
 	}
+	/* -p names the program's arguments before it has attached */
+	argnamesdir(r->dir);
+	argnamesobj(tmp);
 	if (preload(r->dir) < 0)
 		return 1;
 	if (r->out) {
@@ -515,8 +539,13 @@ session(Run *r, char **argv)
 			fprintf(stderr, "devtrace run: %s: %s\n", tmp, strerror(errno));
 			bad = 1;
 		}
+		snprintf(tmp, sizeof tmp, "%s.sigs", r->out);
+		bad |= sigsto(syms, symoff, tmp);
 	} else {
-		bad |= showflow(syms, tmp, statecounter(state(r), "hz"));
+		snprintf(sigs, sizeof sigs, "%s.sigs", tmp);
+		bad |= sigsto(syms, symoff, sigs);
+		bad |= showflow(syms, tmp, sigs, statecounter(state(r), "hz"));
+		unlink(sigs);
 		unlink(tmp);
 	}
 	bad |= nomatch(r, syms, symoff);

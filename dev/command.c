@@ -175,7 +175,7 @@ trpred(Ctl *c, Trace *t)
 	scopy(src, p + 1, n + 1);
 	errset(d, c->f[0], "");
 	n = slen(d->err);
-	if ((err = predcompile(src, &prog, d->err + n, Errmax - n)) != Errnone) {
+	if ((err = predcompileargs(src, t->kind == Glob && predargnames ? predargnames(t->glob) : 0, &prog, d->err + n, Errmax - n)) != Errnone) {
 		c->said = 1;
 		return err;
 	}

@@ -71,6 +71,8 @@
 	X(Errdeep,	E2big,	"expression too deep") \
 	X(Errstrnum,	Einval,	"string used as a number") \
 	X(Errvar,	Einval,	"unknown variable") \
+	X(Errargname,	Einval,	"not an argument of the trace's functions") \
+	X(Errargword,	Einval,	"an argument no record word holds (floating point, a large struct, past the fourth, or not the same in all the trace's functions)") \
 	X(Errexpr,	Einval,	"expression expected") \
 	X(Errrparen,	Einval,	"')' expected") \
 	X(Errstrcmp,	Einval,	"string compared with a number") \

@@ -74,7 +74,10 @@ struct Comp {
 	int t;
 	const Punct *op;	/* Tpunct */
 	uint64_t num;	/* Tnum */
-	int var;	/* Tname: variable number, Nvar for execname, -1 if unknown */
+	int var;	/* Tname: variable number, Nvar for execname, -1 if unknown, -2 an argument no word holds */
+	const char *args;	/* argument names, "name=N[sB|uB] ...", or nil */
+	int bits;	/* Tname, an argument of B bits < 64: its low B bits only */
+	int sign;	/* and those are signed */
 	int off;	/* Tstr */
 	int depth;	/* stack depth of the code so far */
 	int label;	/* the last instruction a branch was patched to land on */
@@ -230,6 +233,38 @@ string(Comp *c, const char *s)
 	c->end = c->pos + i + 1;
 }
 
+/*
+ * the variable of the argument named s (n bytes) in a, "name=N[sB|uB] ...":
+ * arg N, whose value is its low B bits, signed or not (a register's upper
+ * bits are undefined for a narrow argument); -2 for "name=?", -1 if none
+ */
+static int
+argvar(Comp *c, const char *a, const char *s, int n)
+{
+	int k, v;
+
+	while (*a) {
+		for (k = 0; a[k] && a[k] != '=' && a[k] != ' '; k++)
+			;
+		if (k == n && __builtin_memcmp(a, s, n) == 0 && a[k] == '=') {
+			a += k + 1;
+			if (*a < '0' || *a > '3')
+				return -2;
+			v = Varg0 + *a++ - '0';
+			c->sign = *a == 's';
+			if (*a == 's' || *a == 'u')
+				for (a++; isdigitc(*a); a++)
+					c->bits = c->bits * 10 + *a - '0';
+			return v;
+		}
+		while (*a && *a != ' ')
+			a++;
+		while (*a == ' ')
+			a++;
+	}
+	return -1;
+}
+
 static void
 name(Comp *c, const char *s)
 {
@@ -240,11 +275,14 @@ name(Comp *c, const char *s)
 	c->t = Tname;
 	c->end = c->pos + n;
 	c->var = -1;
+	c->bits = 0;
 	for (i = 0; i <= Nvar; i++) {
 		const char *v = i < Nvar ? vars[i] : "execname";
 		if ((int)slen(v) == n && __builtin_memcmp(v, s, n) == 0)
 			c->var = i;
 	}
+	if (c->var < 0 && c->args)
+		c->var = argvar(c, c->args, s, n);
 }
 
 static void
@@ -430,11 +468,21 @@ primary(Comp *c)
 		break;
 	case Tname:
 		if (c->var < 0)
-			return fail(c, Errvar, c->pos);
+			return fail(c, c->var == -2 ? Errargword : c->args ? Errargname : Errvar, c->pos);
 		if (c->var == Nvar)
 			v.k = Kexec;
 		else
 			emit(c, Ovar, c->var);
+		if (c->bits > 0 && c->bits < 64 && c->sign) {
+			/* sign-extended from its low bits: sar is arithmetic */
+			literal(c, 64 - c->bits);
+			emit(c, Oshl, 0);
+			literal(c, 64 - c->bits);
+			emit(c, Oshr, 0);
+		} else if (c->bits > 0 && c->bits < 64) {
+			literal(c, ((uint64_t)1 << c->bits) - 1);
+			emit(c, Oand, 0);
+		}
 		break;
 	case Tstr:
 		v.k = Kstr;
@@ -610,7 +658,7 @@ errmsg(char *err, size_t nerr, const char *msg, const char *src, int col)
 }
 
 static int
-compile(const char *src, Prog *p, char *err, size_t nerr, int terms)
+compile(const char *src, const char *args, Prog *p, char *err, size_t nerr, int terms)
 {
 	Comp c;
 	Val v;
@@ -619,6 +667,7 @@ compile(const char *src, Prog *p, char *err, size_t nerr, int terms)
 	__builtin_memset(p, 0, sizeof *p);
 	__builtin_memset(&c, 0, sizeof c);
 	c.src = src;
+	c.args = args;
 	c.p = p;
 	c.label = c.at1 = c.at2 = -1;
 	for (n = 0; n < Srcmax && src[n] != 0; n++)
@@ -647,14 +696,22 @@ compile(const char *src, Prog *p, char *err, size_t nerr, int terms)
 	return c.err;
 }
 
+const char *(*predargnames)(const char *glob);
+
 int
 predcompile(const char *src, Prog *p, char *err, size_t nerr)
 {
-	return compile(src, p, err, nerr, 1);
+	return compile(src, 0, p, err, nerr, 1);
+}
+
+int
+predcompileargs(const char *src, const char *args, Prog *p, char *err, size_t nerr)
+{
+	return compile(src, args, p, err, nerr, 1);
 }
 
 int
 predcompilestack(const char *src, Prog *p, char *err, size_t nerr)
 {
-	return compile(src, p, err, nerr, 0);
+	return compile(src, 0, p, err, nerr, 0);
 }

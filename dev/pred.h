@@ -56,7 +56,15 @@ enum {	/* Ovar operands; term kinds */
 	Nterm,
 };
 
-int	predcompile(const char *src, Prog *p, char *err, size_t nerr);	/* 0, or an error (error.h), its text, source and caret in err */
+int	predcompile(const char *src, Prog *p, char *err, size_t nerr);	/* no argument names: predcompileargs(src, nil, ...) */
+int	predcompileargs(const char *src, const char *args, Prog *p, char *err, size_t nerr);	/* args: "name=N ..." names arg N (0-3), "name=NsB" or "name=NuB" its low B bits, signed or not, "name=?" one no record word holds; nil: none known */
+/*
+ * The argument names of the functions a pattern matches, as
+ * predcompileargs takes them, or nil if none is known: the process that
+ * writes control lines sets it (user space: the programs' debug
+ * information; a kernel: its BTF).  Asked when a predicate is attached.
+ */
+extern const char	*(*predargnames)(const char *glob);	/* 0, or an error (error.h), its text, source and caret in err */
 int	predcompilestack(const char *src, Prog *p, char *err, size_t nerr);	/* the same, always stack code (tests) */
 int	predterms(Prog *p);	/* a valid stack program as a term table, if it has the shape: 1 if rewritten */
 int	predvalid(const Prog *p);		/* 1 if safe to run */

@@ -1,5 +1,6 @@
-# flow.awk: indented call flow, one line per record as it comes.
-BEGIN { timeinit() }
+# flow.awk: indented call flow, one line per record as it comes; with
+# SIGS, entries show their arguments and exits their return values.
+BEGIN { timeinit(); if (SIGS != "") siginit(SIGS) }
 function line(t, tick, dur, d, arrow, fn, note) {
 	if (!started) {
 		started = 1
@@ -16,7 +17,7 @@ function indent(d,   s, i) {
 }
 $1 == "E" && NF == 8 {
 	tick = tickval($3)
-	line($4, tick, "", callenter($4, $2, tick), "->", $2, "")
+	line($4, tick, "", callenter($4, $2, tick), "->", sigcall($2, $5, $6, $7, $8), "")
 	next
 }
 $1 == "X" && NF == 8 {
@@ -26,7 +27,7 @@ $1 == "X" && NF == 8 {
 	if (k < 0) { line(t, tick, "", callorphan(t), "<-", $2, " (no entry)"); next }
 	while (NS[t] > k + 1) { callpop(t, ""); line(t, "", "", C_DEPTH, "<-", C_FN, " (no exit)") }
 	callpop(t, tick)
-	line(t, tick, C_INCL, C_DEPTH, "<-", C_FN, "")
+	line(t, tick, C_INCL, C_DEPTH, "<-", C_FN, sigret(C_FN, $5))
 }
 END {
 	if (DIED) exit 2

@@ -81,6 +81,8 @@ static const struct {
 	[Errdeep] = { Viactl, E2big, "trace", "trace old pred /((((((((((((((((((1))))))))))))))))))/" },
 	[Errstrnum] = { Viactl, Einval, "trace", "trace old pred /execname + 1/" },
 	[Errvar] = { Viactl, Einval, "trace", "trace old pred /arg9 > 3/" },
+	[Errargname] = { Viactl, Einval, "trace", "trace named pred /count > 3/", "trace fn* new named", 1 },
+	[Errargword] = { Viactl, Einval, "trace", "trace named pred /d > 3/", "trace fn* new named", 1 },
 	[Errexpr] = { Viactl, Einval, "trace", "trace old pred /arg0 > /" },
 	[Errrparen] = { Viactl, Einval, "trace", "trace old pred /(arg0/" },
 	[Errstrcmp] = { Viactl, Einval, "trace", "trace old pred /execname == 1/" },
@@ -226,6 +228,14 @@ test_texts_unique(void **unused)
 	}
 }
 
+/* the argument names of every pattern's functions, for predicates by name */
+static const char *
+testargnames(const char *glob)
+{
+	(void)glob;
+	return "x=0 d=?";
+}
+
 int
 main(void)
 {
@@ -236,5 +246,6 @@ main(void)
 		cmocka_unit_test(test_texts_unique),
 	};
 
+	predargnames = testargnames;
 	return cmocka_run_group_tests(tests, 0, 0);
 }

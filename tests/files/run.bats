@@ -2,7 +2,8 @@
 # devtrace run with options: a whole session in one command, as
 # uftrace record; uftrace replay is.  fl_parse's parse_* functions nest
 # three deep; the flow's first 35 columns (tid, time, duration) vary
-# from run to run, so the tests compare what follows them.
+# from run to run, so the tests compare what follows them: the calls,
+# typed from fl_parse's debug information.
 load helper
 
 setup_file() {
@@ -35,18 +36,18 @@ setup_of() {
 	assert_output - <<-'END'
 
 	FUNCTION
-	-> parse_expr
-	  -> parse_term
-	    -> parse_num
-	    <- parse_num
-	  <- parse_term
-	  -> parse_term
-	    -> parse_num
-	    <- parse_num
-	    -> parse_num
-	    <- parse_num
-	  <- parse_term
-	<- parse_expr
+	-> parse_expr(at=0)
+	  -> parse_term(at=0)
+	    -> parse_num(at=0)
+	    <- parse_num = 1
+	  <- parse_term = 1
+	  -> parse_term(at=2)
+	    -> parse_num(at=2)
+	    <- parse_num = 2
+	    -> parse_num(at=4)
+	    <- parse_num = 3
+	  <- parse_term = 6
+	<- parse_expr = 7
 	END
 	run head -1 "$O/out"
 	assert_output 7
@@ -71,12 +72,12 @@ setup_of() {
 	assert_output - <<-'END'
 
 	FUNCTION
-	-> parse_term
-	<- parse_term
-	-> parse_term
-	<- parse_term
-	-> print_value
-	<- print_value
+	-> parse_term(at=0)
+	<- parse_term = 2
+	-> parse_term(at=2)
+	<- parse_term = 3
+	-> print_value(v=5)
+	<- print_value = 5
 	END
 }
 
@@ -89,12 +90,12 @@ setup_of() {
 	assert_output - <<-'END'
 
 	FUNCTION
-	-> parse_expr
-	  -> parse_term
-	  <- parse_term
-	  -> parse_term
-	  <- parse_term
-	<- parse_expr
+	-> parse_expr(at=0)
+	  -> parse_term(at=0)
+	  <- parse_term = 1
+	  -> parse_term(at=2)
+	  <- parse_term = 6
+	<- parse_expr = 7
 	END
 	run devtrace run --pred 'entry && arg0 == 2' -t 'parse_n*' -t 'parse_t*' -o "$O/rec" -- "$X/fl_parse" '1+2*3'
 	assert_success

@@ -170,6 +170,31 @@ long_source(void **state)
 	assert_string_equal(err, "unknown variable");
 }
 
+/* names from the signatures: the same program as the argN they name; refusals point at the name */
+static void
+argnames(void **state)
+{
+	char err[256];
+	Prog byname, byarg;
+
+	(void)state;
+	assert_int_equal(predcompileargs("entry && count > 4096 && buf != 0", "buf=1 count=2 pos=?", &byname, err, sizeof err), 0);
+	assert_int_equal(predcompile("entry && arg2 > 4096 && arg1 != 0", &byarg, err, sizeof err), 0);
+	assert_memory_equal(&byname, &byarg, sizeof byname);
+	/* a prefix or an extension of a name is not the name */
+	assert_int_equal(predcompileargs("coun > 1", "count=2", &byname, err, sizeof err), Errargname);
+	assert_string_equal(err, "not an argument of the trace's functions\n  coun > 1\n  ^");
+	assert_int_equal(predcompileargs("counts > 1", "count=2", &byname, err, sizeof err), Errargname);
+	assert_int_equal(predcompileargs("1 + pos", "buf=1 count=2 pos=?", &byname, err, sizeof err), Errargword);
+	assert_memory_equal(err, "an argument no record word holds", 32);
+	assert_non_null(strstr(err, "\n  1 + pos\n      ^"));
+	/* the variables keep their meaning; no names: unknown, as ever */
+	assert_int_equal(predcompileargs("arg0 == pid", "arg0=3 pid=1", &byname, err, sizeof err), 0);
+	assert_int_equal(predcompile("arg0 == pid", &byarg, err, sizeof err), 0);
+	assert_memory_equal(&byname, &byarg, sizeof byname);
+	assert_int_equal(predcompileargs("count > 1", NULL, &byname, err, sizeof err), Errvar);
+}
+
 static void
 small_buffers(void **state)
 {
@@ -562,6 +587,7 @@ main(void)
 		cmocka_unit_test(compiled_valid),
 		cmocka_unit_test(host_calls),
 		cmocka_unit_test(execname),
+		cmocka_unit_test(argnames),
 		cmocka_unit_test(terms),
 		cmocka_unit_test(faults),
 	};

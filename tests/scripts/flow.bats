@@ -29,3 +29,11 @@ load helper
 @test "flow: in ns with the frequency from tracectl" {
 	golden simple.flow.ns pipe '"$S/name" "$F/simple.syms" "$F/simple.trace" | "$S/flow" -v ctl="$F/tracectl"'
 }
+
+@test "flow -a: calls typed from a signature file; unknown and twice-typed names untyped" {
+	golden types.flow pipe '"$S/name" "$F/types.syms" "$F/types.trace" | "$S/flow" -a "$F/types.sigs"'
+}
+
+@test "flow -a: a signature file that cannot be read" {
+	fails 1 "cannot read" "$S/flow" -a "$F/none.sigs" "$F/types.trace"
+}

@@ -78,3 +78,20 @@ prog() {
 	fails 1 "no pc of the trace is the entry of a function of" "$S/name" -s "$BATS_TEST_TMPDIR/p" "$BATS_TEST_TMPDIR/odd.trace"
 	fails 1 "cannot read /nonexistent" "$S/name" -s /nonexistent "$F/simple.trace"
 }
+
+@test "name -a SIGS: typed functions' records show their arguments and return values; others stay records" {
+	golden types.named "$S/name" -a "$F/types.sigs" "$F/types.syms" "$F/types.trace"
+	fails 1 "cannot read" "$S/name" -a "$F/none.sigs" "$F/types.syms" "$F/types.trace"
+}
+
+@test "name -a SIGS -s PROGRAM: the signatures apply to names from nm" {
+	prog no-pie
+	printf 'leaf s32 x:s32:1\nmid s32 x:s32:1\n' > "$BATS_TEST_TMPDIR/p.sigs"
+	run sh -c '"$0" -a "$1" -s "$2" "$3" | cut -d" " -f1,2,5- | head -4' "$S/name" "$BATS_TEST_TMPDIR/p.sigs" "$BATS_TEST_TMPDIR/p" "$BATS_TEST_TMPDIR/p.trace"
+	assert_output - <<-'END'
+	E main 0000000000000000 0000000000000000 0000000000000000 0000000000000000
+	E mid (x=0)
+	E leaf (x=0)
+	X leaf = 0
+	END
+}

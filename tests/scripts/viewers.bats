@@ -49,6 +49,11 @@ events() {
 	assert_output '["M"]'
 }
 
+@test "traceevents -a: typed calls' args by name and their return, a cut call's with its cut" {
+	golden types.traceevents events types -a "$F/types.sigs"
+	fails 1 "cannot read" "$S/traceevents" -a "$F/none.sigs" -v hz=1 "$F/types.trace"
+}
+
 @test "traceevents: no frequency, bad options, unreadable files are errors" {
 	fails 2 "no frequency: give -v hz=N" "$S/traceevents" "$F/simple.trace"
 	fails 2 "bad hz: x" "$S/traceevents" -v hz=x "$F/simple.trace"
@@ -56,7 +61,7 @@ events() {
 	fails 1 "cannot read /nonexistent" "$S/traceevents" -v hz=1 /nonexistent
 	run "$S/traceevents" --help
 	assert_success
-	assert_line --index 0 "usage: traceevents [-s SYMS|PROGRAM] -v hz=N | -v ctl=TRACECTL [TRACE...]"
+	assert_line --index 0 "usage: traceevents [-s SYMS|PROGRAM] [-a SIGS] -v hz=N | -v ctl=TRACECTL [TRACE...]"
 }
 
 @test "folded: self time per stack, in ticks and in ns" {

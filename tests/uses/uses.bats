@@ -181,3 +181,21 @@ $(tail -20 "$U/lua-build.log" 2>/dev/null)"
 	assert_output "$n
 $n"
 }
+
+@test "Lua traced with typed arguments: lua_State *L, int and size_t, from its debug information" {
+	DEVTRACE_DIR=$T/dev run "$ROOT/bin/devtrace" run -t lua_createtable -t luaS_newlstr -- \
+		"$U/lua/lua" -e 'local t = table.pack(1, 2, 3) local s = string.rep("ab", 40)'
+	assert_success
+	printf '%s\n' "$output" | cut -c36- | sed 's/^ *//' > "$T/raw"
+	# one Lua state: every call's L is the same pointer
+	run sh -c "grep -o 'L=0x[0-9a-f]*' '$T/raw' | sort -u | wc -l"
+	assert_output 1
+	run sed 's/0x[0-9a-f]*/0xN/g' "$T/raw"
+	# table.pack(1, 2, 3): lua_createtable(L, 3, 1), a void function
+	assert_line "-> lua_createtable(L=0xN, narray=3, nrec=1)"
+	assert_line "<- lua_createtable"
+	refute_line --partial "<- lua_createtable ="
+	# string.rep("ab", 40): an 80-byte string, its TString returned
+	assert_line "-> luaS_newlstr(L=0xN, str=0xN, l=80)"
+	assert_line "<- luaS_newlstr = 0xN"
+}
