@@ -27,6 +27,13 @@ hostnring(const struct Dev *d)
 	return Nringdef;
 }
 
+uint32_t
+hostnsess(const struct Dev *d)
+{
+	(void)d;
+	return 0;
+}
+
 static double
 now(void)
 {
