@@ -10,6 +10,7 @@
 #include <string.h>
 #include <time.h>
 #include "dev/pred.h"
+#include "bench/devbench.h"
 #include "host/linux.h"
 
 /* the block is this process's own calloc of devsize(16): the host's answer (dev/host.h) */
@@ -27,22 +28,11 @@ hostnring(const struct Dev *d)
 	return Nringdef;
 }
 
-static double
-now(void)
+uint32_t
+hostnsess(const struct Dev *d)
 {
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return t.tv_sec + t.tv_nsec / 1e9;
-}
-
-static void
-ctl(Dev *d, const char *s)
-{
-	if (devctl(d, s, strlen(s), 1) != 0) {
-		fprintf(stderr, "predcost: %s\n", deverr(d));
-		exit(1);
-	}
+	(void)d;
+	return 0;
 }
 
 int
@@ -58,10 +48,10 @@ main(int argc, char **argv)
 
 	devinit(d, 16, Nringdef, 1);
 	hostrefresh();
-	ctl(d, "trace 1000 2000 new a\ntrace a on\nstart\nsize 16");
+	ctl(d, "trace 1000 2000 new a\ntrace a on\nstart\nsize 16", "predcost");
 	if (argc > 1 && strcmp(argv[1], "-") != 0) {
 		snprintf(line, sizeof line, "trace a pred /%s/", argv[1]);
-		ctl(d, line);
+		ctl(d, line, "predcost");
 	}
 	devtsel(d, 0, &sel);
 	if (argc > 3 && strcmp(argv[3], "eval") == 0 && sel.haspred == 1) {

@@ -20,14 +20,20 @@ $(B)/bench/retpred: $(B)/bench/retpred.o $(RETLEAF)
 $(B)/bench/writers: $(B)/bench/writers.o $(HOST_OBJ) $(B)/libdev.a
 	$(CC) $(CFLAGS) -o $@ $^ -lpthread
 
+# a hit selected by one session and by two: its own hostlogmax, so linux.o alone of the host
+$(B)/bench/sesscost: $(B)/bench/sesscost.o $(B)/host/linux.o $(B)/libdev.a
+	$(CC) $(CFLAGS) -o $@ $^
+
 # whatever else fails to build, measure what did build.  The full run
-# also prints the cost of an aggregated hit next to a record's (issue 16)
-# and each buffer policy's loss under a live capture (issue 13)
-bench: $(BENCH_TOOLS) $(B)/tests/hooks/fx_bench $(B)/tests/hooks/devshm
+# also prints the cost of an aggregated hit next to a record's (issue 16),
+# each buffer policy's loss under a live capture (issue 13) and the cost
+# of a hit selected by one session and by two
+bench: $(BENCH_TOOLS) $(B)/tests/hooks/fx_bench $(B)/tests/hooks/devshm $(B)/bench/sesscost
 	@$(MAKE) -k --no-print-directory build-all || true
 	CC='$(CC)' B=$(B) bench/run
 	B=$(B) bench/aggcost
 	bench/loss $(LOSS_ARGS)
+	B=$(B) bench/sesscost
 
 bench-quick: $(BENCH_TOOLS)
 	@$(MAKE) -k --no-print-directory build-all || true
@@ -45,6 +51,13 @@ bench-aggs: $(B)/tests/hooks/fx_bench $(B)/tests/hooks/devshm lib/libdevtrace.so
 	B=$(B) bench/aggcost
 
 .PHONY: bench-aggs
+
+# the device's cost of a hit selected by one session and by two or three,
+# instructions (callgrind) and ns per hit: bench/sesscost prints the table
+bench-sessions: $(B)/bench/sesscost
+	B=$(B) bench/sesscost
+
+.PHONY: bench-sessions
 
 # make bench-loss: every function of bench/calls.c traced with a live capture
 # (devtrace record, cat tracepipe) under each policy: records expected, saved, lost

@@ -18,10 +18,11 @@ typedef struct Shard Shard;
 typedef struct Wring Wring;
 typedef struct Merge Merge;
 typedef struct Trace Trace;
+typedef struct Sess Sess;
 
 enum {
 	Magic = 0x65636172747665ull & 0xffffffff,	/* "devtrace" */
-	Version = 7,	/* 4: the buffer policy (policy, waitms, stalled, dropped); 5: aggregations; 6: writers' rings (nring, Wring); 7: the host's rules (rules, textbase) */
+	Version = 8,	/* 4: the buffer policy (policy, waitms, stalled, dropped); 5: aggregations; 6: writers' rings (nring, Wring); 7: the host's rules (rules, textbase); 8: sessions (nsess, Sess) */
 	Tidbound = 0x80000000u,	/* Wring.tid of a host's static writer (devwriterbind): no thread has it */
 	Range = 1,	/* Trace.kind: an address range */
 	Glob,		/*	a pattern over symbol names */
@@ -81,6 +82,28 @@ struct Trace {
 	Prog pred;
 };
 
+/*
+ * One entry of the top level's table of sessions (sess.c): session
+ * i+1's Dev is placed by the host's sizes (devsessoff), never by this.
+ */
+struct Sess {
+	uint32_t live;		/* 0: free; 1: its owner's */
+	uint32_t uid;		/* owner: its files are theirs */
+	uint32_t pid;		/* the process that cloned it: the session is reaped when it is gone */
+	uint32_t nopen;		/* opens of its ctl, clone's included: the last close ends it */
+	uint32_t used;		/* was live once: its Dev is made fresh before it is used again */
+	uint32_t pad[3];
+};
+
+/* the top level's counts of sessions, Sess.count */
+enum {
+	Smade,		/* clones that made one */
+	Sended,		/* ended by their last close or remove */
+	Sreaped,	/* ended because their holder was gone */
+	Srefused,	/* clones refused: all were live */
+	Nsesscount,
+};
+
 struct Dev {
 	uint32_t magic;
 	uint32_t version;
@@ -125,6 +148,11 @@ struct Dev {
 	char err[Errmax];
 
 	Aggs aggs;		/* aggregations: definitions and the writers' tables (agg.h) */
+
+	uint32_t nsess;		/* sessions after the top level (devsessinit); the host's hostnsess is the one trusted */
+	uint32_t pad1;
+	uint64_t sesscount[Nsesscount];
+	Sess sess[Nsess];	/* the top level's table; 0 in a session's Dev */
 
 	Slot slot[];		/* the shared ring: 1<<logmax of them; then Wring[nring], then each ring's 1<<logmax slots */
 };

@@ -26,6 +26,32 @@ devsize(int logmax, int nring)
 	return sizeof(Dev) + ((size_t)1 << logmax) * sizeof(Slot) * (1 + (size_t)nring) + (size_t)nring * sizeof(Wring);
 }
 
+int
+devsesslog(int logmax)
+{
+	return logmax < Logsess ? logmax : Logsess;
+}
+
+/* the top level, then the sessions, each a Dev with its rings */
+size_t
+devsessoff(int logmax, int nring, uint32_t n)
+{
+	return devsize(logmax, nring) + (size_t)(n - 1) * devsize(devsesslog(logmax), nring);
+}
+
+size_t
+devblocksize(int logmax, int nring, int nsess)
+{
+	return devsessoff(logmax, nring, nsess + 1);
+}
+
+void
+devsessinit(Dev *d, int nsess)
+{
+	d->nsess = nsess;
+	d->size = devblocksize(d->logmax, d->nring, nsess);
+}
+
 void
 devinit(Dev *d, int logmax, int nring, uint64_t hz)
 {
@@ -46,7 +72,7 @@ devok(const Dev *d, size_t n)
 {
 	return n >= sizeof(Dev) && d->magic == Magic && d->version == Version &&
 		d->size == n && d->logmax >= Logmin && d->logmax <= Logmax && d->nring <= Nringmax &&
-		d->size == devsize(d->logmax, d->nring);
+		d->nsess <= Nsess && d->size == devblocksize(d->logmax, d->nring, d->nsess);
 }
 
 void

@@ -28,6 +28,8 @@ enum {
 	Nshard = 256,	/* writer threads with counters of their own */
 	Nringdef = 16,	/* writers' rings of a user-space device: threads past them share one ring */
 	Nringmax = 4096,	/* a kernel host's 4 per CPU */
+	Nsess = 8,	/* sessions a block can hold besides the top level (a host's hostnsess, at most) */
+	Logsess = 16,	/* a session's rings: at most 1<<Logsess records each, and no more than the top level's */
 	Linemax = 1024,	/* one control line, without the newline */
 	Predmax = 512,	/* predicate source text, with the NUL */
 	Reclen = 121,	/* one record line, with the newline */
@@ -41,6 +43,7 @@ enum {
 	Enoent = 2,
 	Eio = 5,
 	E2big = 7,
+	Eacces = 13,
 	Eexist = 17,
 	Einval = 22,
 	Enospc = 28,
@@ -202,6 +205,23 @@ size_t	devsize(int logmax, int nring);	/* nring writers' rings and the shared ri
 void	devinit(Dev *d, int logmax, int nring, uint64_t hz);
 int	devok(const Dev *d, size_t n);		/* magic, version and size check for a mapped device */
 void	devsizes(const Dev *d, uint32_t *logmax, uint32_t *nring);	/* as the block says: a host checks them against its mapping */
+
+/*
+ * Sessions (dev/sess.c): session n (1..hostnsess) is a Dev of its own,
+ * with its rings, after the top level's; the top level is session 0.  A
+ * host makes room for nsess of them: devblocksize bytes, then devsessinit
+ * after devinit.  Control side, under the host's lock.
+ */
+size_t	devblocksize(int logmax, int nring, int nsess);	/* the top level and nsess sessions */
+size_t	devsessoff(int logmax, int nring, uint32_t n);	/* where session n's Dev starts in the block (n >= 1) */
+int	devsesslog(int logmax);			/* a session's logmax in a block of that logmax */
+void	devsessinit(Dev *d, int nsess);		/* after devinit: the block holds nsess sessions */
+int	devclone(Dev *d, uint32_t uid, uint32_t pid);	/* a new session of uid's, held by pid: its number, or -errno (reason in deverr) */
+Dev	*devsess(Dev *d, uint32_t n);		/* session n's Dev while it lives (0: d itself); nil otherwise */
+int	devsessopen(Dev *d, uint32_t n, uint32_t uid, int others);	/* one more open of its ctl: 0, or Enoent, Eacces (others: the device's mode lets any user in) */
+int	devsessclose(Dev *d, uint32_t n);	/* an open of its ctl closed: the last one ends the session */
+int	devsessremove(Dev *d, uint32_t n, uint32_t uid);	/* end it now: 0, or Enoent, Eacces */
+uint32_t	devsessreap(Dev *d);		/* end the sessions whose holder is gone: how many */
 
 /* control side: the host holds its lock */
 int	devctl(Dev *d, const char *buf, size_t n, uint32_t pid);	/* whole lines, the last may lack its newline: 0 or an E error; reason in deverr() */

@@ -37,6 +37,10 @@
 	X(Errpid,	Einval,	"bad pid") \
 	X(Errnwatch,	Enospc,	"too many watches") \
 	X(Errnreader,	Enospc,	"too many readers") \
+	/* sessions (dev/sess.c) */ \
+	X(Errnsess,	Enospc,	"too many sessions: end one (close its ctl, or remove it)") \
+	X(Errnosess,	Enoent,	"no such session") \
+	X(Errsessown,	Eacces,	"another user's session") \
 	/* policy */ \
 	X(Errpolicy,	Einval,	"unknown policy (ring, fill or block)") \
 	X(Errwaitms,	Einval,	"bad wait bound (1 to 60000 ms)") \

@@ -8,6 +8,7 @@
  *	ctlfile.c	control writes cut into lines	(devctl, devctlwrite, devctlclose)
  *	state.c		the state text	(devstate)
  *	command.c	one control line: the command table
+ *	sess.c		sessions: clone, open, close, remove, reap
  *	dev.c		set up, the reader rule, the host's rules
  *	aggctl.c	the agg command, the aggregations' state lines
  *	aggfmt.c	the aggregations as text	(devaggs)
@@ -34,6 +35,9 @@ struct Buf;
 
 /* command.c */
 int	ctlrun(Dev *d, char *line, uint32_t pid);	/* one line, NUL-terminated, checked for length and characters: 0 or an errno */
+
+/* sess.c */
+void	sessstate(Dev *d, struct Buf *b);	/* the top level's #sessions line, once one was made */
 
 /* aggctl.c */
 int	aggctl(Dev *d, char *line, char *err, size_t nerr);	/* "agg ..." after the word: Errnone or an error (error.h), reason in err */

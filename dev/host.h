@@ -23,6 +23,7 @@ int	hostalive(uint32_t tid);	/* 0 once the thread is gone for good */
 struct Dev;
 uint32_t	hostlogmax(const struct Dev *d);
 uint32_t	hostnring(const struct Dev *d);	/* likewise the number of writers' rings it holds */
+uint32_t	hostnsess(const struct Dev *d);	/* and the sessions it made room for after the top level (0 in a session's Dev) */
 
 /* predicate variables the Hit does not carry; asked only when a predicate uses them */
 uint32_t	hostppid(void);

@@ -213,6 +213,7 @@ devstate(Dev *d, char *buf, size_t n)
 	}
 	if (d->err[0])
 		bputc(&b, '\n');
+	sessstate(d, &b);
 	wringstate(d, log, &b);	/* last: on a big machine its lines are what Statemax cuts (wring.c) */
 	/* the length written, never the length it would have been: callers index with it */
 	if (b.p >= b.e)

@@ -143,6 +143,14 @@ hostnring(const Dev *d)
 	return i < 0 ? 0 : maps[i].nring;
 }
 
+/* the user-space block holds no sessions yet: clone is refused (too many sessions) */
+uint32_t
+hostnsess(const Dev *d)
+{
+	(void)d;
+	return 0;
+}
+
 /* l and nring: the sizes the block was made with, checked against the mapping's size by the caller */
 static Shm *
 handle(Hdr *h, size_t size, int l, int nring)

@@ -15,11 +15,12 @@ enum {
 	Vianone,	/* a compiler bug: nothing provokes it */
 	Viascribble,	/* a control write after another process scribbled a count in the block */
 	Viahost,	/* a control write to a device whose host refuses policy block (devhostrules: the kernel's) */
+	Viasess,	/* a block with one session's room: line says what to do (sess(), below) */
 };
 
 static const struct {
 	int via;
-	int no;			/* the errno users see (EINVAL 22, E2BIG 7, EEXIST 17, ENOENT 2, ENOSPC 28, EIO 5) */
+	int no;			/* the errno users see (EINVAL 22, E2BIG 7, EEXIST 17, ENOENT 2, ENOSPC 28, EIO 5, EACCES 13) */
 	const char *cmd;	/* the name before the text, or nil */
 	const char *line;	/* what provokes it; a %d line is written n times first */
 	const char *fill;
@@ -50,6 +51,9 @@ static const struct {
 	[Errpid] = { Viactl, Einval, "watch", "watch -1" },
 	[Errnwatch] = { Viactl, Enospc, "watch", "watch 99", "watch %d", Nwatch },
 	[Errnreader] = { Viareader, Enospc, "open trace" },
+	[Errnsess] = { Viasess, Enospc, "clone", "clone twice" },
+	[Errnosess] = { Viasess, Enoent, "open session", "open a free session" },
+	[Errsessown] = { Viasess, Eacces, "open session", "open another user's" },
 	[Errpolicy] = { Viactl, Einval, "policy", "policy lossy" },
 	[Errwaitms] = { Viactl, Einval, "policy", "policy block 60001" },
 	[Errnowait] = { Viactl, Einval, "policy", "policy fill 100" },
@@ -118,6 +122,19 @@ line(const char *l, char *buf, size_t n)
 	return buf;
 }
 
+/* a session's refusals: the block holds one session (dev/sess.c); its errno */
+static int
+sess(Dev *d, const char *what)
+{
+	if (strcmp(what, "clone twice") == 0) {
+		assert_int_equal(devclone(d, 1000, 500), 1);
+		return -devclone(d, 1000, 500);
+	}
+	if (strcmp(what, "open another user's") == 0)
+		assert_int_equal(devclone(d, 1000, 500), 1);
+	return devsessopen(d, 1, 1001, 0);
+}
+
 /* the first line of s */
 static const char *
 first(const char *s)
@@ -155,9 +172,10 @@ test_every_error(void **unused)
 	for (e = Errnone + 1; e < Nerror; e++) {
 		print_message("error %d: %s\n", e, errtext(e));
 		assert_int_not_equal(cases[e].via, 0);	/* a new error needs a case here */
-		if (cases[e].via != Viactl && cases[e].via != Viareader && cases[e].via != Viascribble && cases[e].via != Viahost)
+		if (cases[e].via != Viactl && cases[e].via != Viareader && cases[e].via != Viascribble && cases[e].via != Viahost &&
+		    cases[e].via != Viasess)
 			continue;
-		d = newdev(16);
+		d = cases[e].via == Viasess ? newsessdev(16, 1) : newdev(16);
 		assert_int_equal(ctl(d, "trace 1000 2000 new old"), 0);
 		for (i = 1; i <= cases[e].n; i++) {
 			snprintf(fill, sizeof fill, cases[e].fill, i, i, i);
@@ -167,7 +185,9 @@ test_every_error(void **unused)
 			d->nwatch = 0xffffffff;
 		if (cases[e].via == Viahost)
 			devhostrules(d, Rulenoblock, 0);
-		if (cases[e].via == Viareader) {
+		if (cases[e].via == Viasess)
+			no = sess(d, cases[e].line);
+		else if (cases[e].via == Viareader) {
 			for (i = 1; i <= Nreader; i++)
 				assert_int_equal(devreader(d, 100 + i, 1), 0);
 			no = devreader(d, 200, 1);

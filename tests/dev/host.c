@@ -5,6 +5,7 @@
 #include <sched.h>
 #include <time.h>
 #include <stdint.h>
+#include "dev/devtrace.h"
 #include "dev/host.h"
 #include "tests/dev/testhost.h"
 
@@ -35,7 +36,8 @@ static struct {
 	const void *d;
 	uint32_t logmax;
 	uint32_t nring;
-} made[64];
+	uint32_t nsess;
+} made[256];
 
 void
 testmaden(const void *d, uint32_t logmax, uint32_t nring)
@@ -46,12 +48,28 @@ testmaden(const void *d, uint32_t logmax, uint32_t nring)
 		if (made[i].d == 0 || made[i].d == d) {
 			made[i].logmax = logmax;
 			made[i].nring = nring;
+			made[i].nsess = 0;
 			made[i].d = d;
 			return;
 		}
 	made[0].d = d;	/* full: a test leaks devices; reuse */
 	made[0].logmax = logmax;
 	made[0].nring = nring;
+	made[0].nsess = 0;
+}
+
+/* d holds nsess sessions after it: each is made too, as a session's Dev */
+void
+testmadesess(const void *d, uint32_t logmax, uint32_t nring, uint32_t nsess)
+{
+	unsigned i, n;
+
+	testmaden(d, logmax, nring);
+	for (i = 0; i < sizeof made / sizeof made[0]; i++)
+		if (made[i].d == d)
+			made[i].nsess = nsess;
+	for (n = 1; n <= nsess; n++)
+		testmaden((const char *)d + devsessoff(logmax, nring, n), devsesslog(logmax), nring);
 }
 
 void
@@ -60,26 +78,19 @@ testmade(const void *d, uint32_t logmax)
 	testmaden(d, logmax, Testnring);
 }
 
-uint32_t
-hostnring(const struct Dev *d)
+/* d's entry in made[], or the empty one past them (all zero) */
+static unsigned
+mapped(const struct Dev *d)
 {
 	unsigned i;
 
-	for (i = 0; i < sizeof made / sizeof made[0]; i++)
-		if (made[i].d == d)
-			return made[i].nring;
-	return 0;
+	for (i = 0; i < sizeof made / sizeof made[0] && made[i].d != d; i++)
+		;
+	return i < sizeof made / sizeof made[0] ? i : 0;
 }
 
-uint32_t
-hostlogmax(const struct Dev *d)
-{
-	unsigned i;
-
-	for (i = 0; i < sizeof made / sizeof made[0]; i++)
-		if (made[i].d == d)
-			return made[i].logmax;
-	return 0;
-}
+uint32_t hostnring(const struct Dev *d) { unsigned i = mapped(d); return made[i].d == d ? made[i].nring : 0; }
+uint32_t hostnsess(const struct Dev *d) { unsigned i = mapped(d); return made[i].d == d ? made[i].nsess : 0; }
+uint32_t hostlogmax(const struct Dev *d) { unsigned i = mapped(d); return made[i].d == d ? made[i].logmax : 0; }
 
 const char *hostexecname(void) { return "unit\0\0\0\0\0\0\0\0\0\0\0"; }	/* 16 bytes, NUL-padded */

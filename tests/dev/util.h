@@ -31,6 +31,18 @@ newdevn(int logmax, int nring)
 	return d;
 }
 
+/* a block with nsess sessions after the top level (dev/sess.c) */
+static inline Dev *
+newsessdev(int logmax, int nsess)
+{
+	Dev *d = calloc(1, devblocksize(logmax, Testnring, nsess));
+
+	devinit(d, logmax, Testnring, 1000000);
+	devsessinit(d, nsess);
+	testmadesess(d, logmax, Testnring, nsess);
+	return d;
+}
+
 static inline int
 ctl(Dev *d, const char *s)
 {

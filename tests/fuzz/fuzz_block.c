@@ -8,8 +8,9 @@
  * predicate), aggregations (every kind of key and function, tables
  * written through a Writer and without), a watch list, a reader, a
  * query, a refusal's text and records, some read, some lapped, in the
- * shared ring and in writers' rings (Testnring of them); each input
- * starts from a copy of it.
+ * shared ring and in writers' rings (Testnring of them), and a session
+ * (dev/sess.c) with a trace and records of its own; each input starts
+ * from a copy of it.
  *
  * An input is patches, each
  *	offset (4 bytes, little-endian)  length (1 byte)  length bytes
@@ -39,6 +40,9 @@
  *	  nothing written past;
  *	- devctl of a few commands: 0 or one of the device's errnos (EIO:
  *	  damage), a NUL-terminated reason within Errmax;
+ *	- the table of sessions as a host meets it (reap, clone, open,
+ *	  close) and the session's Dev: its state NUL-terminated, its
+ *	  records read in bounded time, a control write answered;
  *	- #hits - #read - #queued - #lost - #dropped, whatever the damage made it,
  *	  does not change once the block has been checked (every ticket
  *	  ends once as read or lost) unless #corrupt counts new damage
@@ -72,6 +76,10 @@ enum {
 #define nelem(a)	(sizeof(a) / sizeof((a)[0]))
 #define span(a, b)	{ offsetof(Dev, a), offsetof(Dev, b) - offsetof(Dev, a) }
 #define Wringoff	(offsetof(Dev, slot) + ((size_t)64 << Logblock))	/* dat.h: wrings */
+/* the one session's Dev (dev.c: devsessoff, devsize), its rings after it: the top level's size, then the session's */
+#define Devbytes(l)	(sizeof(Dev) + ((size_t)64 << (l)) * (1 + Testnring) + Testnring * sizeof(Wring))
+#define Sessoff	Devbytes(Logblock)
+#define Sessbytes	Devbytes(Logblock < Logsess ? Logblock : Logsess)
 
 /* the fields a patch's top byte names: where a scribbler hurts most */
 static const struct {
@@ -101,6 +109,9 @@ static const struct {
 	{ Wringoff + Testnring * sizeof(Wring), (size_t)Testnring * 64 << Logblock },	/* their slots */
 	{ Wringoff + sizeof(Wring), 8 },	/* ring 1's head */
 	{ Wringoff + offsetof(Wring, tail), 8 },	/* ring 0's tail */
+	span(nsess, slot),	/* the table of sessions */
+	{ Sessoff, Sessbytes },	/* the session's Dev, its rings */
+	{ Sessoff, offsetof(Dev, trace) },	/* its header: sizes, log, policy, watch list, readers */
 };
 
 static Dev *dev;
@@ -334,6 +345,39 @@ readall(unsigned how)
 	return nrec;
 }
 
+/* the session as a host meets it, whatever the damage: it ends, or is there and answers */
+static void
+sessions(void)
+{
+	static char buf[4096], text[Statemax];
+	Reader r;
+	Dev *s;
+	size_t n;
+	int k;
+
+	devsessreap(dev);
+	if ((s = devsess(dev, 1)) != NULL) {
+		check((char *)s == (char *)dev + Sessoff);
+		n = devstate(s, text, Statemax);
+		check(n < Statemax && text[n] == 0 && strlen(text) == n);
+		memset(&r, 0, sizeof r);
+		for (k = 0; k < (Testnring + 2) << Logblock; k++)	/* a record at least a read, or the end */
+			if (devread(s, &r, buf, sizeof buf) == 0 && (!r.wait || k > Maxwaits))
+				break;
+		check(k < (Testnring + 2) << Logblock);
+		k = devctl(s, "trace s off\ntrace s on", 22, 42);
+		check(k == 0 || k == Einval || k == Enoent || k == Eio);
+		check(memchr(deverr(s), 0, Errmax) != NULL);
+	}
+	k = devsessopen(dev, 1, 1000, 0);
+	check(k == 0 || k == Enoent);
+	if (k == 0)
+		check(devsessclose(dev, 1) == 0);
+	k = devclone(dev, 1000, 42);
+	check(k == 1 || k == -Enospc);
+	check(devsess(dev, 1) != NULL);
+}
+
 /* one pass of every reader and writer over the block as it is now */
 static void
 checks(int ringtouched, unsigned how)
@@ -391,6 +435,7 @@ checks(int ringtouched, unsigned how)
 	ctl("start");
 	readstate();
 	same(&bal, &corrupt);
+	sessions();
 }
 
 /* the block every input starts from */
@@ -416,15 +461,35 @@ makeblock(void)
 		"watch 9\n"
 		"start\n"
 		"query 1500\n";
+	static const char sesssetup[] = "trace 1000 2000 new s\ntrace s on\nstart\n";
 	Reader r;
 	char buf[Reclen * 5];
+	Writer w;
+	Tsel sel;
+	Hit h;
+	Dev *s;
 	int i;
 
-	devbytes = devsize(Logblock, Testnring);
+	devbytes = devblocksize(Logblock, Testnring, 1);
+	check(devbytes == Sessoff + Sessbytes);
 	dev = mapblock(devbytes);
 	memset(dev, 0, devbytes);
 	devinit(dev, Logblock, Testnring, 1000000);
-	testmade(dev, Logblock);
+	devsessinit(dev, 1);
+	testmadesess(dev, Logblock, Testnring, 1);
+	check(devclone(dev, 1000, 42) == 1);
+	s = devsess(dev, 1);
+	check(devctl(s, sesssetup, sizeof sesssetup - 1, 42) == 0);
+	check(devtsel(s, 0, &sel));
+	memset(&w, 0, sizeof w);
+	memset(&h, 0, sizeof h);
+	h.pc = 0x1000;
+	h.tid = h.pid = 7;
+	for (i = 0; i < 600; i++) {	/* its own ring, lapped, and the shared ring */
+		h.w = i & 1 ? &w : NULL;
+		check(devhit(s, &sel, &h) == 1);
+	}
+	devwriterdone(&w);
 	aggwork = malloc(devaggwork());
 	check(aggwork != NULL);
 	testnsecstep = 1000 * 1000;	/* every look at the clock: 1 ms later */

@@ -4,7 +4,7 @@
 # with the sanitizer.  Both are suites of `make test` (TAP in
 # build/tap/asan.tap and tsan.tap: the suites' tests, one stream), so
 # .ci/run runs them; each also prints its suites' sums.
-#   check-asan  ASan + UBSan: the device's unit tests, the predicate
+#   check-asan  ASan + UBSan: the device's unit tests (sessions too), the predicate
 #               tests, the commands (files suite: devtraced, devtrace)
 #   check-tsan  ThreadSanitizer: the ring, writer, policy and stress tests
 # The preloaded runtime under ASan: see NOTES.
@@ -12,7 +12,7 @@ ASAN_DIR = build-asan
 TSAN_DIR = build-tsan
 ASAN_CFLAGS = -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=undefined
 TSAN_CFLAGS = -O1 -g -fsanitize=thread -Wno-tsan
-ASAN_SUITES = dev-ctl dev-agg dev-ring dev-writer dev-policy dev-stress dev-wring pred files
+ASAN_SUITES = dev-ctl dev-agg dev-ring dev-writer dev-policy dev-stress dev-wring dev-sess pred files
 TSAN_SUITES = dev-ring dev-writer dev-policy dev-stress dev-wring
 # lsan.supp: leaks found, reported and not fixed yet, one by one with the reason
 SAN_ENV = ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=suppressions=$(CURDIR)/tests/sanitize/lsan.supp:print_suppressions=0 \
