@@ -69,7 +69,7 @@ recslow(Thr *t, Dev *d, Writer *w, uint64_t pc, uint64_t ticks, uint32_t depth, 
  * its trace that selects the site and the thread's Writer for its Dev;
  * 0 if it selects nothing there.
  */
-static int
+static inline __attribute__((always_inline)) int
 part(Thr *t, View *v, uint32_t n, uint32_t site, Dev **d, const Tsel **sel, Writer **w)
 {
 	Vsess *p;
@@ -102,36 +102,46 @@ hookmany(Thr *t, View *v, uint32_t idx, uintptr_t *slot, uint64_t *regs, uint64_
 {
 	Hit h[Nsess + 1];
 	Dev *d[Nsess + 1];
+	Writer *w[Nsess + 1];
 	const Tsel *sel;
-	Writer *w;
-	uint32_t n, follow = 0, rec = 0;
+	uint32_t n, m, follow = 0, plain = 0, rec = 0;
 	uint64_t pc = siteat(idx)->pc;
 	Frame *f;
 	int r;
 
-	for (n = 0; n <= Nsess; n++) {
-		if (!part(t, v, n, idx, &d[n], &sel, &w))
+	/* the sessions that want the site, and the top level if this process is its to trace (bit 0) */
+	for (m = (uint32_t)sitemask(v)[idx] << 1 | (v->active != 0); m != 0; m &= m - 1) {
+		n = __builtin_ctz(m);
+		if (!part(t, v, n, idx, &d[n], &sel, &w[n]))
 			continue;
+		if (hitplain(d[n], sel, w[n])) {
+			follow |= 1u << n;
+			plain |= 1u << n;
+			continue;
+		}
 		hitfill(&h[n], t, pc, ticks, t->n, 0);
-		h[n].w = w;
+		h[n].w = w[n];
 		h[n].a[0] = regs[Rarg0];
 		h[n].a[1] = regs[Rarg0 + 1];
 		h[n].a[2] = regs[Rarg0 + 2];
 		h[n].a[3] = regs[Rarg0 + 3];
-		r = hitplain(d[n], sel, w) ? Hfollow | Hrecord : devfilter(d[n], sel, &h[n]);
-		if (r & Hfollow)
-			follow |= 1u << n;
-		if ((r & (Hfollow | Hrecord)) == (Hfollow | Hrecord))
+		if (!((r = devfilter(d[n], sel, &h[n])) & Hfollow))
+			continue;
+		follow |= 1u << n;
+		if (r & Hrecord)
 			rec |= 1u << n;
 	}
 	if (follow == 0 || (f = shadowpush(t, d[__builtin_ctz(follow)], slot, idx, follow)) == NULL)
 		return;
 	f->ticks = ticks;
-	for (n = 0; n <= Nsess; n++)
-		if (rec & (1u << n)) {
+	for (m = plain | rec; m != 0; m &= m - 1) {
+		n = __builtin_ctz(m);
+		if (!(plain & (1u << n))) {
 			h[n].depth = f->depth;
 			devrecord(d[n], &h[n]);
-		}
+		} else if (!devputfast(d[n], w[n], t->tid, 0, pc, ticks, regs[Rarg0], regs[Rarg0 + 1], regs[Rarg0 + 2], regs[Rarg0 + 3]))
+			recslow(t, d[n], w[n], pc, ticks, f->depth, 0, regs + Rarg0, 0);
+	}
 }
 
 /*
@@ -244,12 +254,14 @@ exitmany(Thr *t, View *v, Frame *f, uint64_t ret, uint64_t ticks)
 {
 	const Tsel *sel;
 	Writer *w;
-	uint32_t n;
+	uint32_t n, m;
 	Dev *d;
 
-	for (n = 0; n <= Nsess; n++)
-		if ((f->sess & (1u << n)) && part(t, v, n, f->site, &d, &sel, &w))
+	for (m = f->sess; m != 0; m &= m - 1) {
+		n = __builtin_ctz(m);
+		if (n <= Nsess && part(t, v, n, f->site, &d, &sel, &w))
 			exitrec(t, d, sel, w, f, ret, ticks);
+	}
 }
 
 /* the X record of frame f: the top level's alone, the usual case, inline */
