@@ -78,6 +78,7 @@ struct Writer {
 	uint32_t ring;		/* 1 + the index of its own ring; 0: none, it writes the shared ring */
 	struct Wring *wr;	/* its ring's header and slots, placed by the host's sizes */
 	struct Slot *ws;
+	uint32_t spec;		/* 1 + the index of its speculation (dev/spec.c); 0: none */
 };
 
 /*
@@ -140,7 +141,9 @@ struct Tsel {
 	Prog pred;		/* a validated private copy of the trace's predicate */
 	uint32_t aggin, aggout;	/* aggregations fired at its entries, at its exits: bits of slots (dev/agg.h) */
 	uint32_t norec;		/* its hits write no records: aggregated alone */
-	uint32_t plain;		/* devtsel's: no predicate, no aggregation, records on: dev/hitfast.h's one test */
+	uint32_t plain;		/* devtsel's: no predicate, no aggregation, no action, records on: dev/hitfast.h's one test */
+	uint32_t act;		/* its actions: bits of slots (dev/act.c) */
+	uint32_t more;		/* aggin | aggout | norec | act: the hit has more to do than a record */
 	Aggsel agg[Naggsel];	/* the simple ones among them, checked once here (dev/agg.c) */
 };
 
