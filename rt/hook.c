@@ -9,7 +9,8 @@
  * the X record.  devtrace_hookfast is devtrace_hook's usual case, for
  * trampolines that save less when they can (amd64: no vector registers;
  * arch/amd64/hookflags): it leaves every other case to devtrace_hook.
- * This file and shadow.c are built with those flags.
+ * devtrace_probehook (from devtrace_probe) writes a static probe's P
+ * record.  This file and shadow.c are built with those flags.
  */
 #include <stdlib.h>
 #include <unistd.h>
@@ -20,6 +21,7 @@
 #include "rt/shadow.h"
 
 void	devtrace_hook(uint32_t site, uintptr_t *slot, uint64_t *regs) HIDDEN;
+void	devtrace_probehook(uint32_t site, uint64_t *regs) HIDDEN;
 int	devtrace_hookfast(uint32_t site, uintptr_t *slot, uint64_t *regs) HIDDEN;
 uintptr_t	devtrace_unhook(uintptr_t *slot, uint64_t *regs) HIDDEN;
 
@@ -206,6 +208,41 @@ devtrace_hook(uint32_t idx, uintptr_t *slot, uint64_t *regs)
 	if (t->stk == NULL)
 		shadowmap(t);	/* here, where the C library may run: devtrace_hookfast needs it */
 	hookbody(t, idx, slot, regs, ticks);
+	leave(t);
+}
+
+/*
+ * A probe's hit (from devtrace_probe, arch/): one P record of its four
+ * values in the top level and in each session that selects the site,
+ * each deciding on its own (predicate, aggregations, actions).  Nothing
+ * is followed: a probe has no exit.
+ */
+void
+devtrace_probehook(uint32_t idx, uint64_t *regs)
+{
+	uint64_t ticks = cycles();
+	const Tsel *sel;
+	Writer *w;
+	uint32_t n;
+	View *v;
+	Dev *d;
+	Thr *t;
+	Hit h;
+
+	if (unlikely((t = hookenter()) == NULL))
+		return;
+	v = ald(&rt.view);
+	for (n = 0; v != NULL && idx < v->nsite && n <= Nsess; n++) {
+		if (!part(t, v, n, idx, &d, &sel, &w))
+			continue;
+		hitfill(&h, t, siteat(idx)->pc, ticks, t->n, Kprobe);
+		h.w = w;
+		h.a[0] = regs[Rarg0];
+		h.a[1] = regs[Rarg0 + 1];
+		h.a[2] = regs[Rarg0 + 2];
+		h.a[3] = regs[Rarg0 + 3];
+		devhit(d, sel, &h);
+	}
 	leave(t);
 }
 
