@@ -212,7 +212,8 @@ probecmp(const void *a, const void *b)
 /*
  * The static probes, from the devtrace_probes section (arch/probe.h;
  * the linker makes one of all the objects' own, and only the first is
- * read): entries of an 8-aligned site address and a name with its NUL,
+ * read): entries of an 8-aligned site address, a byte of how many values
+ * it passes (at most 4 are kept), and a name with its NUL,
  * read from the loaded object (the loader relocated the addresses) into
  * one copy that keeps the names.  An entry whose name does not end in
  * the section ends it; a site outside executable code, or seen
@@ -234,25 +235,26 @@ readprobes(Elftab *t, Elf *e, size_t shstr, const ElfW(Phdr) *ph, size_t phnum, 
 		if (gelf_getshdr(scn, &sh) != NULL && (name = elf_strptr(e, shstr, sh.sh_name)) != NULL &&
 		    strcmp(name, probesec) == 0 && (sh.sh_flags & SHF_ALLOC))
 			break;
-	if (scn == NULL || sh.sh_size < 10 || sh.sh_size > (1u << 30))
+	if (scn == NULL || sh.sh_size < 11 || sh.sh_size > (1u << 30))
 		return;
 	a = bias + sh.sh_addr;
 	if (!inload(ph, phnum, bias, a, sh.sh_size, PF_R) || (p = at(arg, a, sh.sh_size)) == NULL)
 		return;
-	/* at most an entry per 16 bytes: an address and a name of 1 byte, aligned */
+	/* at most an entry per 16 bytes: an address, a count and a name of 1 byte, aligned */
 	if ((buf = malloc(sh.sh_size + 1)) == NULL || (v = malloc((sh.sh_size / 16 + 1) * sizeof *v)) == NULL) {
 		free(buf);
 		return;
 	}
 	memcpy(buf, p, sh.sh_size);
 	buf[sh.sh_size] = 0;
-	for (off = 0; off + 9 < sh.sh_size && n < Maxsites; off = (size_t)(end - buf + 1 + 7) & ~(size_t)7) {
+	for (off = 0; off + 10 < sh.sh_size && n < Maxsites; off = (size_t)(end - buf + 1 + 7) & ~(size_t)7) {
 		memcpy(&sled, buf + off, 8);
-		if ((end = memchr(buf + off + 8, 0, sh.sh_size - off - 8)) == NULL)
+		if ((end = memchr(buf + off + 9, 0, sh.sh_size - off - 9)) == NULL)
 			break;
-		if (sled != 0 && end > buf + off + 8 && inload(ph, phnum, bias, sled, Sledlen, PF_X)) {
+		if (sled != 0 && end > buf + off + 9 && inload(ph, phnum, bias, sled, Sledlen, PF_X)) {
 			v[n].sled = sled;
-			v[n++].name = buf + off + 8;
+			v[n].nval = (uint8_t)buf[off + 8] < 4 ? (uint8_t)buf[off + 8] : 4;
+			v[n++].name = buf + off + 9;
 		}
 	}
 	if (n > 1)

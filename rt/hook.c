@@ -222,8 +222,9 @@ devtrace_probehook(uint32_t idx, uint64_t *regs)
 {
 	uint64_t ticks = cycles();
 	const Tsel *sel;
+	uint64_t a[4] = { 0, 0, 0, 0 };
 	Writer *w;
-	uint32_t n;
+	uint32_t n, i;
 	View *v;
 	Dev *d;
 	Thr *t;
@@ -232,15 +233,14 @@ devtrace_probehook(uint32_t idx, uint64_t *regs)
 	if (unlikely((t = hookenter()) == NULL))
 		return;
 	v = ald(&rt.view);
+	for (i = 0; v != NULL && idx < v->nsite && i < siteat(idx)->nval; i++)
+		a[i] = regs[Rarg0 + i];	/* registers the probe did not load hold the function's values */
 	for (n = 0; v != NULL && idx < v->nsite && n <= Nsess; n++) {
 		if (!part(t, v, n, idx, &d, &sel, &w))
 			continue;
 		hitfill(&h, t, siteat(idx)->pc, ticks, t->n, Kprobe);
 		h.w = w;
-		h.a[0] = regs[Rarg0];
-		h.a[1] = regs[Rarg0 + 1];
-		h.a[2] = regs[Rarg0 + 2];
-		h.a[3] = regs[Rarg0 + 3];
+		__builtin_memcpy(h.a, a, sizeof a);
 		devhit(d, sel, &h);
 	}
 	leave(t);

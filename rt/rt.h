@@ -48,12 +48,14 @@ struct Site {
 	const char *name;	/* or nil; a probe's: provider:name */
 	uint32_t obj;
 	uint8_t on;		/* as last patched */
+	uint8_t nval;		/* a probe's values (the others are 0) */
 };
 
 /* a static probe of an object (arch/probe.h): its site, its name */
 struct Probe {
 	uint64_t sled;
 	const char *name;
+	uint8_t nval;		/* values it passes, 0 to 4 */
 };
 
 struct Sym {

@@ -76,6 +76,7 @@ probesite(Obj *o, const Probe *p, Site *s)
 	s->name = p->name;
 	s->obj = rt.nobj;
 	s->on = 0;
+	s->nval = p->nval;
 	return 1;
 }
 
