@@ -2,7 +2,7 @@
 # ends with one line "N passed, N failed".  Each folder adds its own
 # rules in its rules.mk (FOLDER/rules.mk or FOLDER/SUB/rules.mk); a test suite is a target check-NAME that leaves its
 # TAP output in build/tap/NAME.tap, and is named in SUITES.
-# `make install` (PREFIX, DESTDIR) installs the commands, the runtime,
+# `make install` (PREFIX, DESTDIR) installs the commands, the runtime, <devtrace/probe.h>,
 # the scripts and plots, and the manual pages; `make uninstall` removes them.
 
 CC      = cc
@@ -49,7 +49,7 @@ test: build-all
 	@tests/tapsum $(B)/tap $(SUITES)
 
 clean:
-	rm -rf $(B) bin lib
+	rm -rf $(B) bin lib include
 
 .PHONY: all build-all test clean
 .SECONDARY:
@@ -77,6 +77,7 @@ PREFIX  = /usr/local
 DESTDIR =
 bindir   = $(DESTDIR)$(PREFIX)/bin
 libdir   = $(DESTDIR)$(PREFIX)/lib
+includedir = $(DESTDIR)$(PREFIX)/include
 sharedir = $(DESTDIR)$(PREFIX)/share/devtrace
 mandir   = $(DESTDIR)$(PREFIX)/share/man
 INSTALL_BIN = bin/devtrace bin/devtraced bin/devtrace-cc
@@ -88,6 +89,7 @@ install: build-all
 	install -d $(bindir) $(libdir)
 	install -m 755 $(INSTALL_BIN) $(bindir)
 	install -m 755 lib/libdevtrace.so $(libdir)
+	install -D -m 644 arch/probe.h $(includedir)/devtrace/probe.h
 	@for f in $(SHARE_FILES); do \
 		if [ -x $$f ]; then m=755; else m=644; fi; \
 		install -D -m $$m $$f $(sharedir)/$$f || exit 1; \
@@ -109,7 +111,8 @@ uninstall:
 	@for f in $(sharedir)/scripts/* $(sharedir)/plots/*; do \
 		[ -f "$$f" ] && rm -f $(bindir)/devtrace-$${f##*/} $(mandir)/man1/devtrace-$${f##*/}.1; \
 	done; true
-	rm -f $(addprefix $(bindir)/,$(notdir $(INSTALL_BIN))) $(libdir)/libdevtrace.so
+	rm -f $(addprefix $(bindir)/,$(notdir $(INSTALL_BIN))) $(libdir)/libdevtrace.so $(includedir)/devtrace/probe.h
+	-rmdir $(includedir)/devtrace 2>/dev/null
 	rm -rf $(sharedir)
 	rm -f $(foreach m,$(MANPAGES),$(mandir)/man$(subst .,,$(suffix $(m)))/$(notdir $(m)))
 .PHONY: install uninstall

@@ -11,6 +11,13 @@
  * The stub (Stublen bytes, after a Stubhdr-byte page header) gives the
  * site's number to devtrace_entry.
  *
+ * A probe site (arch/probe.h) is the same Sledlen bytes of NOPs,
+ * anywhere in a function, made and switched the same way; its stub
+ * (Probestublen bytes, after the functions' stubs) gives its number to
+ * devtrace_probe, the stub page header's second entry, and goes back
+ * behind the site: the function's registers are kept but the few that
+ * arch/probe.h names.
+ *
  * site.h gives: Sledlen, Flipoff, Fliplen, Stublen, Stubhdr, and the
  * trampolines' save areas as the hooks index them: Rarg0 (first of
  * four integer arguments), Rret (the integer return value).
@@ -27,7 +34,9 @@ int	archpad(const uint8_t *sled, uintptr_t lo);	/* bytes of the landing pad (end
 void	archsledmake(uint8_t out[Sledlen], uintptr_t sled, uintptr_t stub);	/* the off-state bytes */
 void	archflip(uint8_t *sled, int on);	/* the one store that switches a made site (writable already) */
 int	archreach(uintptr_t from, uintptr_t to);	/* a site's call at from can reach to */
-void	archstubs(uint8_t *page, uint32_t first, uint32_t n, uintptr_t entry);	/* header and n stubs */
+void	archstubs(uint8_t *page, uint32_t first, uint32_t n, uintptr_t entry, uintptr_t probe);	/* header and n stubs */
+void	archprobemake(uint8_t out[Sledlen], uintptr_t sled, uintptr_t stub);	/* a probe site's off-state bytes */
+void	archprobestub(uint8_t *s, const uint8_t *page, uint32_t site, uintptr_t back);	/* a probe's stub (Probestublen bytes) */
 
 /* code.c: cross-modifying code */
 void	archicache(void *p, size_t n);	/* after a store to code at p: this CPU fetches what was stored */
@@ -39,5 +48,6 @@ uintptr_t	archjmpsp(const void *jb);	/* the stack pointer a longjmp to jb resume
 /* tramp.S: the trampolines, entered from the stubs and from redirected returns */
 void	devtrace_entry(void);
 void	devtrace_return(void);
+void	devtrace_probe(void);
 
 #endif

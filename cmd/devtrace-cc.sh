@@ -17,6 +17,7 @@ compiler ($DEVTRACE_CC, else cc) with the arguments given.
   --classic   -finstrument-functions: always-called hooks, E and X
               records without arguments or return values
               (also DEVTRACE_MODE=classic)
+  either      -I the folder of <devtrace/probe.h> (DEVTRACE_PROBE)
   --cflags    print the flags for build systems that take CFLAGS
   --ldflags   print the flags that link the runtime (-ldevtrace), for
               programs that attach by themselves, without devtrace run
@@ -31,19 +32,21 @@ mode=${DEVTRACE_MODE:-patch}
 cc=${DEVTRACE_CC:-cc}
 here=$(cd "$(dirname "$0")" && pwd)
 libdir=$(cd "$here/../lib" 2>/dev/null && pwd || echo "$here/../lib")
+# <devtrace/probe.h>, for DEVTRACE_PROBE (devtrace(4))
+incdir=$(cd "$here/../include" 2>/dev/null && pwd || echo "$here/../include")
 
 flags() {
 	case $mode in
 	classic)
-		echo "-finstrument-functions" ;;
+		echo "-finstrument-functions -I$incdir" ;;
 	*)
 		# the ISA's site flags, put in by the build (arch/*/siteflags),
 		# and -g: the debug information types the calls' arguments
 		# (devtrace sigs) and changes no code; a later -g0 still wins
 		if $cc --version 2>/dev/null | grep -qi clang; then
-			echo "@CLANG_SITEFLAGS@ -g"
+			echo "@CLANG_SITEFLAGS@ -g -I$incdir"
 		else
-			echo "@GCC_SITEFLAGS@ -g"
+			echo "@GCC_SITEFLAGS@ -g -I$incdir"
 		fi ;;
 	esac
 }

@@ -120,7 +120,7 @@ commit(Dev *d, Act *a, Hit *h)
 		r.pc = s->rec[i].pc;
 		r.ticks = s->rec[i].ticks;
 		r.tid = h->tid;	/* the owner's, whatever the block says */
-		r.exit = s->rec[i].exit != 0;
+		r.exit = s->rec[i].exit < Nkind ? s->rec[i].exit : Kexit;	/* the block is anyone's */
 		__builtin_memcpy(r.a, s->rec[i].a, sizeof r.a);
 		devrecord(d, &r);
 	}

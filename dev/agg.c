@@ -331,7 +331,7 @@ int
 agghit(Dev *d, const Tsel *sel, Hit *h)
 {
 	Writer *w = h->w;
-	uint32_t m = h->exit ? sel->aggout : sel->aggin, i;
+	uint32_t m = h->exit == Kexit ? sel->aggout : sel->aggin, i;
 	Abuf *b;
 	int shared;
 

@@ -106,7 +106,7 @@ struct Hit {
 	uint32_t tid;		/* thread id: the record's pid field */
 	uint32_t pid;		/* process id, for watch and predicates */
 	uint32_t depth;		/* call depth as the shadow stack knows it */
-	uint8_t exit;		/* 0: entry (E), 1: exit (X) */
+	uint8_t exit;		/* Kentry (E), Kexit (X), Kprobe (P): the record's kind */
 	Writer *w;		/* the thread's; nil: decide afresh and count atomically */
 	uint64_t dur;		/* X: ticks since its entry, if the host knows them (predicate variable dur); else 0 */
 };
@@ -157,7 +157,7 @@ struct Reader {
 /*
  * One record in the device's binary form, as devreadraw returns it and
  * devtrace record saves it (56 bytes, no padding): the fields of the
- * 121-byte line, which devfmt makes of it.  exit: 0 entry (E), else X.
+ * 121-byte line, which devfmt makes of it.  exit: its kind (Kentry...).
  */
 struct Rec {
 	uint64_t pc;
@@ -283,6 +283,18 @@ void	devwriterdone(Writer *w);		/* the thread exits: its shard and ring are free
 int	devwriterbind(Dev *d, Writer *w, uint32_t ring);	/* a host's static writer (a CPU's context) owns ring: 0, or Einval */
 void	devrecord(Dev *d, const Hit *h);	/* write one record, unfiltered */
 void	devcount(Dev *d, int counter);		/* count an event the host saw */
+
+/*
+ * A hit's and a record's kind (Hit.exit, Rec.exit): a function's entry,
+ * its exit, a static probe's hit (arch/probe.h).  A probe's hit is an
+ * entry to predicates and aggregations: a0..a3 its values, no retval.
+ */
+enum {
+	Kentry = 0,
+	Kexit = 1,
+	Kprobe = 2,
+	Nkind
+};
 
 /* devfilter's answer for an entry */
 enum {

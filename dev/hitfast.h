@@ -46,7 +46,7 @@ devputfast(Dev *d, const Writer *w, uint32_t tid, uint32_t exit, uint64_t pc, ui
 	r = w->wr;
 	t = rld(&r->head);
 	slotput(&w->ws[t & ((1ull << log) - 1)], t, tid, exit, pc, ticks, a0,
-		exit ? 0 : a1, exit ? 0 : a2, exit ? 0 : a3);
+		exit == Kexit ? 0 : a1, exit == Kexit ? 0 : a2, exit == Kexit ? 0 : a3);
 	ast(&r->head, t + 1);
 	return 1;
 }

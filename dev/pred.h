@@ -81,11 +81,11 @@ predvar(const Hit *h, uint64_t v)
 	case Varg1:
 	case Varg2:
 	case Varg3:
-		return h->exit ? 0 : h->a[v - Varg0];
+		return h->exit == Kexit ? 0 : h->a[v - Varg0];
 	case Vretval:
-		return h->exit ? h->a[0] : 0;
+		return h->exit == Kexit ? h->a[0] : 0;
 	case Ventry:
-		return !h->exit;
+		return h->exit != Kexit;
 	case Vpc:
 		return h->pc;
 	case Vpid:
@@ -103,7 +103,7 @@ predvar(const Hit *h, uint64_t v)
 	case Vdepth:
 		return h->depth;
 	case Vdur:
-		return h->exit ? h->dur : 0;
+		return h->exit == Kexit ? h->dur : 0;
 	}
 	return 0;
 }

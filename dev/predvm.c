@@ -290,15 +290,15 @@ sar(uint64_t x, uint64_t n)
 #define Term(x)	do { t = (x) - t[1] <= t[2] ? t + 3 : in + (*t >> 8); } while (0)
 #define Hitvars	/* the variables the Hit holds */ \
 	case Varg0: case Varg1: case Varg2: case Varg3: \
-		Term(h->exit ? 0 : h->a[*t & 3]); break; \
-	case Vretval:	Term(h->exit ? h->a[0] : 0); break; \
-	case Ventry:	Term((uint64_t)!h->exit); break; \
+		Term(h->exit == Kexit ? 0 : h->a[*t & 3]); break; \
+	case Vretval:	Term(h->exit == Kexit ? h->a[0] : 0); break; \
+	case Ventry:	Term((uint64_t)(h->exit != Kexit)); break; \
 	case Vpc:	Term(h->pc); break; \
 	case Vpid:	Term(h->pid); break; \
 	case Vtid:	Term(h->tid); break; \
 	case Vtimestamp:	Term(h->ticks); break; \
 	case Vdepth:	Term(h->depth); break; \
-	case Vdur:	Term(h->exit ? h->dur : 0); break;
+	case Vdur:	Term(h->exit == Kexit ? h->dur : 0); break;
 
 static __attribute__((noinline)) int
 hostterms(const uint64_t *in, const uint64_t *t, const Hit *h)

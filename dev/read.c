@@ -42,10 +42,13 @@ hex16(char *p, uint64_t v, char sep)
 	return p + 17;
 }
 
+/* a record's letter by its kind; a kind no host writes reads as X, as it did */
+static const char kindletter[Nkind] = { [Kentry] = 'E', [Kexit] = 'X', [Kprobe] = 'P' };
+
 static void
 fmtrec(char *p, const Rec *s)
 {
-	*p++ = s->exit ? 'X' : 'E';
+	*p++ = s->exit < Nkind ? kindletter[s->exit] : 'X';
 	*p++ = ' ';
 	p = hex16(p, s->pc, ' ');
 	p = hex16(p, s->ticks, ' ');

@@ -39,9 +39,9 @@ slothitfields(Slot *s, const Hit *h)
 	rst(&s->rec.pc, h->pc);
 	rst(&s->rec.ticks, h->ticks);
 	rst(&s->rec.a[0], h->a[0]);
-	rst(&s->rec.a[1], h->exit ? 0 : h->a[1]);
-	rst(&s->rec.a[2], h->exit ? 0 : h->a[2]);
-	rst(&s->rec.a[3], h->exit ? 0 : h->a[3]);
+	rst(&s->rec.a[1], h->exit == Kexit ? 0 : h->a[1]);
+	rst(&s->rec.a[2], h->exit == Kexit ? 0 : h->a[2]);
+	rst(&s->rec.a[3], h->exit == Kexit ? 0 : h->a[3]);
 }
 
 /*

@@ -79,9 +79,9 @@ specrecord(Dev *d, const Hit *h)
 	r->tid = h->tid;
 	r->exit = h->exit;
 	r->a[0] = h->a[0];
-	r->a[1] = h->exit ? 0 : h->a[1];
-	r->a[2] = h->exit ? 0 : h->a[2];
-	r->a[3] = h->exit ? 0 : h->a[3];
+	r->a[1] = h->exit == Kexit ? 0 : h->a[1];
+	r->a[2] = h->exit == Kexit ? 0 : h->a[2];
+	r->a[3] = h->exit == Kexit ? 0 : h->a[3];
 	rst(&s->n, n + 1);
 	aadd(&d->actcount[Kheld], 1);
 	return 1;

@@ -34,11 +34,12 @@ loaded(void *arg, uintptr_t a, size_t n)
 
 /*
  * Read o's file (the loaded one, if it matches the mapping): its sites'
- * addresses into *ent (malloc'd, sorted), o->classic and o->sym.  0 if
+ * addresses into *ent (malloc'd, sorted), its probes into *probe
+ * (malloc'd, sorted), o->classic and o->sym.  0 if
  * the object has no hooks.
  */
 int
-elfread(Obj *o, const char *file, struct dl_phdr_info *info, uint64_t **ent, size_t *nent)
+elfread(Obj *o, const char *file, struct dl_phdr_info *info, uint64_t **ent, size_t *nent, Probe **probe, size_t *nprobe)
 {
 	Elftab t;
 	Elf *e = NULL;
@@ -46,6 +47,8 @@ elfread(Obj *o, const char *file, struct dl_phdr_info *info, uint64_t **ent, siz
 
 	*ent = NULL;
 	*nent = 0;
+	*probe = NULL;
+	*nprobe = 0;
 	if (file == NULL || *file == 0 || (fd = open(file, O_RDONLY|O_CLOEXEC)) < 0)
 		goto done;
 	if ((e = elf_begin(fd, ELF_C_READ_MMAP, NULL)) == NULL)
@@ -57,6 +60,8 @@ elfread(Obj *o, const char *file, struct dl_phdr_info *info, uint64_t **ent, siz
 		goto done;
 	*ent = t.ent;
 	*nent = t.nent;
+	*probe = t.probe;	/* its names in t.pnames: kept as long as the object */
+	*nprobe = t.nprobe;
 	o->classic = t.classic;
 	o->sym = t.sym;		/* its names in t.names: kept as long as the object */
 	o->nsym = t.nsym > UINT32_MAX ? UINT32_MAX : t.nsym;

@@ -1,6 +1,7 @@
 /*
  * elftab.c: an object's file, read with libelf into a table (elftab.h):
- * its sites (the __patchable_function_entries sections), its function
+ * its sites (the __patchable_function_entries sections), its static
+ * probes (the devtrace_probes section), its function
  * symbols, and whether it calls the classic hooks.  It touches no memory
  * of the object: the site addresses, which the loader relocated, come
  * through the caller's Elfat.  Every size and offset comes from a file
@@ -16,6 +17,7 @@
 #include "rt/elftab.h"
 
 static const char pfe[] = "__patchable_function_entries";
+static const char probesec[] = "devtrace_probes";	/* arch/probe.h */
 
 typedef struct Rng Rng;
 struct Rng {
@@ -199,6 +201,77 @@ readentries(Elftab *t, Elf *e, size_t shstr, const ElfW(Phdr) *ph, size_t phnum,
 	t->nent = j;
 }
 
+static int
+probecmp(const void *a, const void *b)
+{
+	const Probe *x = a, *y = b;
+
+	return x->sled < y->sled ? -1 : x->sled > y->sled;
+}
+
+/*
+ * The static probes, from the devtrace_probes section (arch/probe.h;
+ * the linker makes one of all the objects' own, and only the first is
+ * read): entries of an 8-aligned site address, a byte of how many values
+ * it passes (at most 4 are kept), and a name with its NUL,
+ * read from the loaded object (the loader relocated the addresses) into
+ * one copy that keeps the names.  An entry whose name does not end in
+ * the section ends it; a site outside executable code, or seen
+ * already, is dropped.
+ */
+static void
+readprobes(Elftab *t, Elf *e, size_t shstr, const ElfW(Phdr) *ph, size_t phnum, uintptr_t bias, Elfat *at, void *arg)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+	const char *name, *end;
+	const void *p;
+	char *buf;
+	Probe *v;
+	uint64_t a, sled;
+	size_t off, n = 0, i, j;
+
+	while ((scn = elf_nextscn(e, scn)) != NULL)
+		if (gelf_getshdr(scn, &sh) != NULL && (name = elf_strptr(e, shstr, sh.sh_name)) != NULL &&
+		    strcmp(name, probesec) == 0 && (sh.sh_flags & SHF_ALLOC))
+			break;
+	if (scn == NULL || sh.sh_size < 11 || sh.sh_size > (1u << 30))
+		return;
+	a = bias + sh.sh_addr;
+	if (!inload(ph, phnum, bias, a, sh.sh_size, PF_R) || (p = at(arg, a, sh.sh_size)) == NULL)
+		return;
+	/* at most an entry per 16 bytes: an address, a count and a name of 1 byte, aligned */
+	if ((buf = malloc(sh.sh_size + 1)) == NULL || (v = malloc((sh.sh_size / 16 + 1) * sizeof *v)) == NULL) {
+		free(buf);
+		return;
+	}
+	memcpy(buf, p, sh.sh_size);
+	buf[sh.sh_size] = 0;
+	for (off = 0; off + 10 < sh.sh_size && n < Maxsites; off = (size_t)(end - buf + 1 + 7) & ~(size_t)7) {
+		memcpy(&sled, buf + off, 8);
+		if ((end = memchr(buf + off + 9, 0, sh.sh_size - off - 9)) == NULL)
+			break;
+		if (sled != 0 && end > buf + off + 9 && inload(ph, phnum, bias, sled, Sledlen, PF_X)) {
+			v[n].sled = sled;
+			v[n].nval = (uint8_t)buf[off + 8] < 4 ? (uint8_t)buf[off + 8] : 4;
+			v[n++].name = buf + off + 9;
+		}
+	}
+	if (n > 1)
+		qsort(v, n, sizeof *v, probecmp);
+	for (i = 0, j = 0; i < n; i++)
+		if (j == 0 || v[j - 1].sled != v[i].sled)
+			v[j++] = v[i];
+	if (j == 0) {
+		free(v);
+		free(buf);
+		return;
+	}
+	t->probe = v;
+	t->nprobe = j;
+	t->pnames = buf;
+}
+
 /* does the object call __cyg_profile_func_enter (an undefined dynamic symbol)? */
 static int
 classicref(Elf *e, Elf_Scn *scn)
@@ -311,8 +384,9 @@ elftab(Elf *e, const ElfW(Phdr) *ph, size_t phnum, uintptr_t bias, Elfat *at, vo
 			dynsym = scn;
 	}
 	readentries(t, e, shstr, ph, phnum, bias, at, arg);
+	readprobes(t, e, shstr, ph, phnum, bias, at, arg);
 	t->classic = classicref(e, dynsym);
-	if (t->nent == 0 && !t->classic) {
+	if (t->nent == 0 && t->nprobe == 0 && !t->classic) {
 		elftabfree(t);
 		return 0;
 	}
@@ -326,8 +400,12 @@ elftabfree(Elftab *t)
 	free(t->ent);
 	free(t->sym);
 	free(t->names);
+	free(t->probe);
+	free(t->pnames);
 	t->ent = NULL;
 	t->sym = NULL;
 	t->names = NULL;
-	t->nent = t->nsym = t->namesz = 0;
+	t->probe = NULL;
+	t->pnames = NULL;
+	t->nent = t->nsym = t->namesz = t->nprobe = 0;
 }

@@ -15,6 +15,9 @@ struct Elftab {
 	size_t nsym;
 	char *names;		/* the symbols' string table, copied, with a NUL after it */
 	size_t namesz;		/* its size, that NUL included */
+	Probe *probe;		/* static probes: sites in executable code, sorted, distinct */
+	size_t nprobe;
+	char *pnames;		/* their names, copied from the devtrace_probes sections */
 	int classic;		/* the dynamic symbols ask for __cyg_profile_func_enter */
 	const char *err;	/* why the file was refused, or nil */
 };

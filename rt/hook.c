@@ -9,7 +9,8 @@
  * the X record.  devtrace_hookfast is devtrace_hook's usual case, for
  * trampolines that save less when they can (amd64: no vector registers;
  * arch/amd64/hookflags): it leaves every other case to devtrace_hook.
- * This file and shadow.c are built with those flags.
+ * devtrace_probehook (from devtrace_probe) writes a static probe's P
+ * record.  This file and shadow.c are built with those flags.
  */
 #include <stdlib.h>
 #include <unistd.h>
@@ -20,6 +21,7 @@
 #include "rt/shadow.h"
 
 void	devtrace_hook(uint32_t site, uintptr_t *slot, uint64_t *regs) HIDDEN;
+void	devtrace_probehook(uint32_t site, uint64_t *regs) HIDDEN;
 int	devtrace_hookfast(uint32_t site, uintptr_t *slot, uint64_t *regs) HIDDEN;
 uintptr_t	devtrace_unhook(uintptr_t *slot, uint64_t *regs) HIDDEN;
 
@@ -216,6 +218,47 @@ devtrace_hook(uint32_t idx, uintptr_t *slot, uint64_t *regs)
 	if (t->stk == NULL)
 		shadowmap(t);	/* here, where the C library may run: devtrace_hookfast needs it */
 	hookbody(t, idx, slot, regs, ticks);
+	leave(t);
+}
+
+/*
+ * A probe's hit (from devtrace_probe, arch/): one P record of its four
+ * values in the top level and in each session that selects the site,
+ * each deciding on its own (predicate, aggregations, actions).  Nothing
+ * is followed: a probe has no exit.
+ */
+void
+devtrace_probehook(uint32_t idx, uint64_t *regs)
+{
+	uint64_t ticks = cycles();
+	const Tsel *sel;
+	uint64_t a[4] = { 0, 0, 0, 0 };
+	Writer *w;
+	uint32_t n, m, i;
+	View *v;
+	Dev *d;
+	Thr *t;
+	Hit h;
+
+	if (unlikely((t = hookenter()) == NULL))
+		return;
+	v = ald(&rt.view);
+	if (unlikely(v == NULL || idx >= v->nsite)) {
+		leave(t);
+		return;
+	}
+	for (i = 0; i < siteat(idx)->nval; i++)
+		a[i] = regs[Rarg0 + i];	/* registers the probe did not load hold the function's values */
+	/* as hookmany: the sessions that want the site, and the top level if this process is its to trace */
+	for (m = (uint32_t)sitemask(v)[idx] << 1 | (v->active != 0); m != 0; m &= m - 1) {
+		n = __builtin_ctz(m);
+		if (!part(t, v, n, idx, &d, &sel, &w))
+			continue;
+		hitfill(&h, t, siteat(idx)->pc, ticks, t->n, Kprobe);
+		h.w = w;
+		__builtin_memcpy(h.a, a, sizeof a);
+		devhit(d, sel, &h);
+	}
 	leave(t);
 }
 

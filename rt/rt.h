@@ -32,6 +32,7 @@ enum {
 };
 
 typedef struct Site Site;
+typedef struct Probe Probe;
 typedef struct Sym Sym;
 typedef struct Seg Seg;
 typedef struct Obj Obj;
@@ -42,11 +43,19 @@ typedef struct Thr Thr;
 typedef struct Rt Rt;
 
 struct Site {
-	uint64_t pc;		/* the function's entry: its symbol's address */
+	uint64_t pc;		/* the function's entry: its symbol's address; a probe's: its sled */
 	uint8_t *sled;		/* the site's bytes */
-	const char *name;	/* or nil */
+	const char *name;	/* or nil; a probe's: provider:name */
 	uint32_t obj;
 	uint8_t on;		/* as last patched */
+	uint8_t nval;		/* a probe's values (the others are 0) */
+};
+
+/* a static probe of an object (arch/probe.h): its site, its name */
+struct Probe {
+	uint64_t sled;
+	const char *name;
+	uint8_t nval;		/* values it passes, 0 to 4 */
 };
 
 struct Sym {
@@ -65,7 +74,7 @@ struct Obj {
 	const void *phdr;	/* with bias, tells objects apart */
 	int inmain;		/* the executable */
 	int classic;		/* calls __cyg_profile_func_* */
-	uint32_t first, nsite;	/* its sites */
+	uint32_t first, nsite;	/* its sites: functions', then probes' */
 	Sym *sym;		/* function symbols by address, for classic hooks */
 	uint32_t nsym;
 	Seg seg[Maxseg];
@@ -196,10 +205,10 @@ int	objscan(void) HIDDEN;	/* how many new ones have hooks; the lock is held */
 /* elf.c: an object's file (read by elftab.c, rt/elftab.h) */
 struct dl_phdr_info;
 int	elfinit(void) HIDDEN;
-int	elfread(Obj *o, const char *file, struct dl_phdr_info *info, uint64_t **ent, size_t *nent) HIDDEN;
+int	elfread(Obj *o, const char *file, struct dl_phdr_info *info, uint64_t **ent, size_t *nent, Probe **probe, size_t *nprobe) HIDDEN;
 
 /* sites.c: making an object's sites */
-void	sitesmake(Obj *o, uint64_t *ent, size_t n) HIDDEN;
+void	sitesmake(Obj *o, uint64_t *ent, size_t n, const Probe *probe, size_t np) HIDDEN;
 
 /* grace.c: retiring Views */
 void	retire(View *old) HIDDEN;

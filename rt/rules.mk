@@ -9,6 +9,8 @@ LIBDIR = lib
 BINDIR = bin
 RTLIB = $(LIBDIR)/libdevtrace.so
 CCWRAP = $(BINDIR)/devtrace-cc
+# <devtrace/probe.h> beside bin/, where devtrace-cc finds it (../include)
+PROBEH = $(BINDIR)/../include/devtrace/probe.h
 RT_NOHOOKS = -DDEVTRACE_RUNTIME -fno-instrument-functions -fpatchable-function-entry=0,0 -fvisibility=hidden
 
 $(RT_OBJ): ALL_CFLAGS += $(RT_NOHOOKS)
@@ -44,10 +46,14 @@ $(RTLIB): $(RT_OBJ) $(HOST_OBJ) $(RT_LIBDEV) rt/libdevtrace.map
 
 # the compiler wrapper gets the ISA's site flags from arch/ARCH/siteflags
 SITEFLAGS = arch/$(ARCH)/siteflags
-$(CCWRAP): cmd/devtrace-cc.sh $(SITEFLAGS)
+$(CCWRAP): cmd/devtrace-cc.sh $(SITEFLAGS) $(PROBEH)
 	@mkdir -p $(BINDIR)
 	sed -e "s|@GCC_SITEFLAGS@|$$(sed -n 's/^gcc //p' $(SITEFLAGS))|" \
 	    -e "s|@CLANG_SITEFLAGS@|$$(sed -n 's/^clang //p' $(SITEFLAGS))|" $< > $@.tmp
 	chmod +x $@.tmp && mv $@.tmp $@
 
-PROGS += $(RTLIB) $(CCWRAP)
+$(PROBEH): arch/probe.h
+	@mkdir -p $(dir $@)
+	cp $< $@
+
+PROGS += $(RTLIB) $(CCWRAP) $(PROBEH)

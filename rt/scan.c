@@ -19,7 +19,8 @@ addobj(struct dl_phdr_info *info, int inmain)
 	const char *file = inmain ? "/proc/self/exe" : info->dlpi_name;
 	char path[PATH_MAX];
 	uint64_t *ent;
-	size_t nent;
+	size_t nent, nprobe;
+	Probe *probe;
 	Obj *o;
 	int i;
 	ssize_t r;
@@ -44,11 +45,12 @@ addobj(struct dl_phdr_info *info, int inmain)
 	else
 		snprintf(path, sizeof path, "%s", file ? file : "");
 	o->path = strdup(path);
-	if (elfread(o, file, info, &ent, &nent)) {
-		sitesmake(o, ent, nent);
+	if (elfread(o, file, info, &ent, &nent, &probe, &nprobe)) {
+		sitesmake(o, ent, nent, probe, nprobe);
 		rtdebug("%s: %u sites%s, %u symbols", o->path, o->nsite, o->classic ? ", classic hooks" : "", o->nsym);
 	}
 	free(ent);
+	free(probe);
 	rt.obj[rt.nobj] = o;
 	ast(&rt.nobj, rt.nobj + 1);
 	return o;

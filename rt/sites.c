@@ -61,19 +61,42 @@ growsites(uint32_t n)
 	return 0;
 }
 
-/* make o's sites: stubs first, then the sleds become skip-branches (off) */
-void
-sitesmake(Obj *o, uint64_t *ent, size_t n)
+/* probe p of o as a site, if its bytes are a fresh sled: 1, else 0 */
+static int
+probesite(Obj *o, const Probe *p, Site *s)
 {
-	uint32_t k = 0, i, first = rt.nsite;
+	Seg *g;
+
+	if ((g = segof(o, p->sled, Sledlen)) == NULL || !(g->prot & PROT_EXEC) || !archsledfresh((uint8_t *)p->sled)) {
+		rtdebug("%s: %#lx: probe %s is not a NOP sled", o->path, (unsigned long)p->sled, p->name);
+		return 0;
+	}
+	s->pc = p->sled;
+	s->sled = (uint8_t *)p->sled;
+	s->name = p->name;
+	s->obj = rt.nobj;
+	s->on = 0;
+	s->nval = p->nval;
+	return 1;
+}
+
+/*
+ * make o's sites, its functions' (ent) then its probes': stubs first,
+ * then the sleds become skip-branches (off)
+ */
+void
+sitesmake(Obj *o, uint64_t *ent, size_t n, const Probe *probe, size_t np)
+{
+	uint32_t k = 0, kp = 0, i, first = rt.nsite;
 	uintptr_t a, pc;
 	const Sym *sym;
-	uint8_t code[Sledlen];
+	uint8_t code[Sledlen], *stub;
+	size_t size;
 	Site *s;
 	Seg *g;
 	int pad;
 
-	if (n == 0 || growsites(n) < 0)
+	if (n + np == 0 || growsites(n + np) < 0)
 		return;
 	for (i = 0; i < n; i++) {
 		a = ent[i];
@@ -104,23 +127,34 @@ sitesmake(Obj *o, uint64_t *ent, size_t n)
 		s->on = 0;
 		k++;
 	}
-	if (k == 0)
+	for (i = 0; i < np; i++)
+		kp += probesite(o, &probe[i], siteat(first + k + kp));
+	if (k + kp == 0)
 		return;
-	if ((o->stubs = stubsnear(o, Stubhdr + (size_t)k * Stublen)) == NULL) {
+	size = Stubhdr + (size_t)k * Stublen + (size_t)kp * Probestublen;
+	if ((o->stubs = stubsnear(o, size)) == NULL) {
 		rtdebug("%s: no room for stubs near the object", o->path);
 		return;
 	}
-	archstubs(o->stubs, first, k, (uintptr_t)devtrace_entry);
-	archicache(o->stubs, Stubhdr + (size_t)k * Stublen);
-	mprotect(o->stubs, pgup(Stubhdr + (size_t)k * Stublen), PROT_READ|PROT_EXEC);
+	archstubs(o->stubs, first, k, (uintptr_t)devtrace_entry, (uintptr_t)devtrace_probe);
+	for (i = 0; i < kp; i++) {
+		s = siteat(first + k + i);
+		stub = o->stubs + Stubhdr + (size_t)k * Stublen + (size_t)i * Probestublen;
+		archprobestub(stub, o->stubs, first + k + i, (uintptr_t)s->sled + Sledlen);
+	}
+	archicache(o->stubs, size);
+	mprotect(o->stubs, pgup(size), PROT_READ|PROT_EXEC);
 	o->first = first;
-	o->nsite = k;
-	for (i = 0; i < k; i++) {
+	o->nsite = k + kp;
+	for (i = 0; i < k + kp; i++) {
 		s = siteat(first + i);
-		archsledmake(code, (uintptr_t)s->sled, (uintptr_t)o->stubs + Stubhdr + (uintptr_t)i * Stublen);
+		stub = o->stubs + Stubhdr + (i < k ? (size_t)i * Stublen : (size_t)k * Stublen + (size_t)(i - k) * Probestublen);
+		if (i < k)
+			archsledmake(code, (uintptr_t)s->sled, (uintptr_t)stub);
+		else
+			archprobemake(code, (uintptr_t)s->sled, (uintptr_t)stub);
 		g = segof(o, (uintptr_t)s->sled, Sledlen);
 		poke(s->sled, code, Sledlen, g->prot);
 	}
-	ast(&rt.nsite, first + k);
+	ast(&rt.nsite, first + k + kp);
 }
-

@@ -83,14 +83,44 @@ archsledmake(uint8_t out[Sledlen], uintptr_t sled, uintptr_t stub)
 	put32(out + 3, (uint32_t)(stub - (sled + Sledlen)));
 }
 
+/* a probe site: its jump to its stub */
 void
-archstubs(uint8_t *page, uint32_t first, uint32_t n, uintptr_t entry)
+archprobemake(uint8_t out[Sledlen], uintptr_t sled, uintptr_t stub)
+{
+	out[0] = 0xeb;
+	out[1] = flipbyte(0);
+	out[2] = 0xe9;
+	put32(out + 3, (uint32_t)(stub - (sled + Sledlen)));
+}
+
+static const uint8_t probecode[Probestublen] = {
+	0x48, 0x8d, 0x64, 0x24, 0x80,			/* lea -128(%rsp), %rsp: over the red zone */
+	0x41, 0xbb, 0, 0, 0, 0,				/* mov $site, %r11d */
+	0xff, 0x15, 0, 0, 0, 0,				/* call *probe(%rip) */
+	0x48, 0x8d, 0xa4, 0x24, 0x80, 0, 0, 0,		/* lea 128(%rsp), %rsp */
+	0xe9, 0, 0, 0, 0,				/* jmp back */
+	0xcc, 0xcc,
+};
+
+/* the stub of probe site at s in page: back is where the site's code goes on */
+void
+archprobestub(uint8_t *s, const uint8_t *page, uint32_t site, uintptr_t back)
+{
+	memcpy(s, probecode, Probestublen);
+	put32(s + 7, site);
+	put32(s + 13, (uint32_t)((uintptr_t)page + 8 - (uintptr_t)(s + 17)));
+	put32(s + 26, (uint32_t)(back - (uintptr_t)(s + 30)));
+}
+
+void
+archstubs(uint8_t *page, uint32_t first, uint32_t n, uintptr_t entry, uintptr_t probe)
 {
 	uint8_t *s;
 	uint32_t i;
 
 	memset(page, 0xcc, Stubhdr + (size_t)n * Stublen);
 	memcpy(page, &entry, 8);
+	memcpy(page + 8, &probe, 8);
 	for (i = 0; i < n; i++) {
 		s = page + Stubhdr + (size_t)i * Stublen;
 		s[0] = 0x41;	/* mov $imm32, %r11d */

@@ -29,12 +29,8 @@
  */
 	.text
 
-	.globl	devtrace_entry
-	.hidden	devtrace_entry
-	.type	devtrace_entry, @function
-	.p2align 4
-devtrace_entry:
-	.cfi_startproc
+/* a frame on rbp, rsp aligned to 16 whatever it was given, n bytes of save area below it */
+	.macro	frame n
 	endbr64
 	pushq	%rbp
 	.cfi_adjust_cfa_offset 8
@@ -42,15 +38,47 @@ devtrace_entry:
 	movq	%rsp, %rbp
 	.cfi_def_cfa_register %rbp
 	andq	$-16, %rsp
-	subq	$208, %rsp
-	movq	%rdi, 0(%rsp)
-	movq	%rsi, 8(%rsp)
-	movq	%rdx, 16(%rsp)
-	movq	%rcx, 24(%rsp)
-	movq	%r8, 32(%rsp)
-	movq	%r9, 40(%rsp)
-	movq	%rax, 48(%rsp)
-	movq	%r10, 56(%rsp)
+	subq	$\n, %rsp
+	.endm
+/* the registers that can carry an argument, at 0(%rsp): regs[0..7], as the hooks index them (Rarg0) */
+	.macro	argsave
+	.set	k, 0
+	.irp	r, rdi, rsi, rdx, rcx, r8, r9, rax, r10
+	movq	%\r, k(%rsp)
+	.set	k, k + 8
+	.endr
+	.endm
+	.macro	argload
+	.set	k, 0
+	.irp	r, rdi, rsi, rdx, rcx, r8, r9, rax, r10
+	movq	k(%rsp), %\r
+	.set	k, k + 8
+	.endr
+	.endm
+/* xmm0 .. xmm(n-1) at 64(%rsp) */
+	.macro	vecsave n
+	.irp	i, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15
+	.if	\i < \n
+	movaps	%xmm\i, 64 + 16 * \i(%rsp)
+	.endif
+	.endr
+	.endm
+	.macro	vecload n
+	.irp	i, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15
+	.if	\i < \n
+	movaps	64 + 16 * \i(%rsp), %xmm\i
+	.endif
+	.endr
+	.endm
+
+	.globl	devtrace_entry
+	.hidden	devtrace_entry
+	.type	devtrace_entry, @function
+	.p2align 4
+devtrace_entry:
+	.cfi_startproc
+	frame 208
+	argsave
 	movl	%r11d, 192(%rsp)	/* the site, for devtrace_hook */
 	movl	%r11d, %edi
 	leaq	16(%rbp), %rsi		/* old rbp, back into the function, then the return slot */
@@ -58,14 +86,7 @@ devtrace_entry:
 	call	devtrace_hookfast
 	testl	%eax, %eax
 	jnz	2f
-1:	movq	0(%rsp), %rdi
-	movq	8(%rsp), %rsi
-	movq	16(%rsp), %rdx
-	movq	24(%rsp), %rcx
-	movq	32(%rsp), %r8
-	movq	40(%rsp), %r9
-	movq	48(%rsp), %rax
-	movq	56(%rsp), %r10
+1:	argload
 	movq	%rbp, %rsp
 	.cfi_remember_state
 	.cfi_def_cfa_register %rsp
@@ -74,26 +95,12 @@ devtrace_entry:
 	.cfi_restore %rbp
 	ret
 	.cfi_restore_state
-2:	movaps	%xmm0, 64(%rsp)		/* the rare case: the vector arguments too */
-	movaps	%xmm1, 80(%rsp)
-	movaps	%xmm2, 96(%rsp)
-	movaps	%xmm3, 112(%rsp)
-	movaps	%xmm4, 128(%rsp)
-	movaps	%xmm5, 144(%rsp)
-	movaps	%xmm6, 160(%rsp)
-	movaps	%xmm7, 176(%rsp)
+2:	vecsave 8			/* the rare case: the vector arguments too */
 	movl	192(%rsp), %edi
 	leaq	16(%rbp), %rsi
 	movq	%rsp, %rdx
 	call	devtrace_hook
-	movaps	64(%rsp), %xmm0
-	movaps	80(%rsp), %xmm1
-	movaps	96(%rsp), %xmm2
-	movaps	112(%rsp), %xmm3
-	movaps	128(%rsp), %xmm4
-	movaps	144(%rsp), %xmm5
-	movaps	160(%rsp), %xmm6
-	movaps	176(%rsp), %xmm7
+	vecload 8
 	jmp	1b
 	.cfi_endproc
 	.size	devtrace_entry, .-devtrace_entry
@@ -130,5 +137,36 @@ devtrace_return:
 	jmp	*%r11
 	.cfi_endproc
 	.size	devtrace_return, .-devtrace_return
+
+/*
+ * devtrace_probe is reached from a probe's stub (site.h), anywhere in
+ * a function: 0(%rsp) leads back into the stub, %r11d is the site, the
+ * probe's values are in rdi rsi rdx rcx.  The function's registers are
+ * all live here but r11 and the flags (arch/probe.h tells the compiler
+ * so): every call-clobbered one is saved, xmm0-15 too, around
+ *	devtrace_probehook(site, saved registers)
+ */
+	.globl	devtrace_probe
+	.hidden	devtrace_probe
+	.type	devtrace_probe, @function
+	.p2align 4
+devtrace_probe:
+	.cfi_startproc
+	frame 320
+	argsave
+	vecsave 16
+	movl	%r11d, %edi
+	movq	%rsp, %rsi
+	call	devtrace_probehook
+	vecload 16
+	argload
+	movq	%rbp, %rsp
+	.cfi_def_cfa_register %rsp
+	popq	%rbp
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore %rbp
+	ret
+	.cfi_endproc
+	.size	devtrace_probe, .-devtrace_probe
 
 	.section .note.GNU-stack,"",@progbits

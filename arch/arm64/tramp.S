@@ -107,4 +107,48 @@ devtrace_return:
 	.cfi_endproc
 	.size	devtrace_return, .-devtrace_return
 
+/* devtrace_probe's save area: x0-x18 at sp+16 (regs[0..18], Rarg0), q0-q31 at sp+176; op str or ldr */
+	.macro	probesave op
+	.irp	i, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18
+	\op	x\i, [sp, #16 + 8 * \i]
+	.endr
+	.irp	i, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31
+	\op	q\i, [sp, #176 + 16 * \i]
+	.endr
+	.endm
+
+/*
+ * devtrace_probe is reached from a probe's stub (site.h), anywhere in
+ * a function: x30 leads back into the stub (which saved the function's
+ * x30), w16 is the site, the probe's values are in x0-x3.  The
+ * function's registers are all live here but x16, x17 and the flags
+ * (arch/probe.h tells the compiler so): every call-clobbered one is
+ * saved (x0-x15, x18, q0-q31) around
+ *	devtrace_probehook(site, saved registers)
+ */
+	.globl	devtrace_probe
+	.hidden	devtrace_probe
+	.type	devtrace_probe, %function
+	.p2align 4
+devtrace_probe:
+	.cfi_startproc
+	hint	#34			/* bti c */
+	sub	sp, sp, #688
+	.cfi_def_cfa_offset 688
+	stp	x29, x30, [sp]
+	.cfi_offset x29, -688
+	.cfi_offset x30, -680
+	mov	x29, sp
+	probesave str
+	mov	w0, w16
+	add	x1, sp, #16
+	bl	devtrace_probehook
+	probesave ldr
+	ldp	x29, x30, [sp]
+	add	sp, sp, #688
+	.cfi_def_cfa_offset 0
+	ret
+	.cfi_endproc
+	.size	devtrace_probe, .-devtrace_probe
+
 	.section .note.GNU-stack,"",%progbits

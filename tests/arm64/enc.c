@@ -45,7 +45,7 @@ main(int argc, char **argv)
 	/* page-aligned as the runtime's (mmap): the stubs' adrp deltas are then as at PAGE */
 	if ((buf = aligned_alloc(4096, (size + 4095) & ~(size_t)4095)) == NULL)
 		return 1;
-	archstubs(buf, first, n, 0x1122334455667788ull);
+	archstubs(buf, first, n, 0x1122334455667788ull, 0);
 	put(argv[6], "page.bin", buf, size);
 	archsledmake(code, sled, page + Stubhdr + (uintptr_t)i * Stublen);
 	put(argv[6], "off.bin", code, Sledlen);

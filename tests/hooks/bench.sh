@@ -1,11 +1,13 @@
 #!/bin/sh
 # bench.sh: the cost of a hook site, as bench/RESULTS ("Hook cost") reports it.
 #   make build/tests/hooks/fx_bench build/tests/hooks/fx_bench_plain \
-#	build/tests/hooks/fx_bench_classic build/tests/hooks/devshm lib/libdevtrace.so
+#	build/tests/hooks/fx_bench_classic build/tests/hooks/fx_bench_probe \
+#	build/tests/hooks/devshm lib/libdevtrace.so
 #   tests/hooks/bench.sh [N]
 # Prints ns per call of a tiny function (median of 5 runs) and, with
 # valgrind, instructions per call, for: no hooks, NOP sleds, sites off
-# (attached, skip-branch), one site on (E+X), and the classic hooks;
+# (attached, skip-branch), one site on (E+X), and the classic hooks; a
+# static probe in a function without a site, off (attached) and on (P);
 # then the same site selected by the top level and one or two sessions.
 root=$(cd "$(dirname "$0")/../.." && pwd)
 H=$root/build/tests/hooks
@@ -33,6 +35,7 @@ row() {	# name, quick N, command...
 row "no hooks (plain cc)" "$n" "$H/fx_bench_plain"
 row "NOP sleds, no runtime" "$n" "$H/fx_bench"
 row "sites off (attached, jmp .+7)" "$n" env LD_PRELOAD="$L" "$H/fx_bench"
+row "a probe off (attached, jmp .+7)" "$n" env LD_PRELOAD="$L" "$H/fx_bench_probe"
 row "classic, glibc's empty hooks" "$n" "$H/fx_bench_classic"
 row "classic, attached, stopped" "$n" env LD_PRELOAD="$L" "$H/fx_bench_classic"
 "$H/devshm" "$DEVTRACE_DIR" ctl trace work new w
@@ -42,6 +45,9 @@ row "one site on: E+X per call" $((n / 10)) env LD_PRELOAD="$L" "$H/fx_bench"
 row "classic on: E+X per call" $((n / 10)) env LD_PRELOAD="$L" "$H/fx_bench_classic"
 "$H/devshm" "$DEVTRACE_DIR" ctl trace w pred /arg0 == 1/
 row "one site on, predicate false" $((n / 10)) env LD_PRELOAD="$L" "$H/fx_bench"
+"$H/devshm" "$DEVTRACE_DIR" ctl trace probe:work new p
+"$H/devshm" "$DEVTRACE_DIR" ctl trace p on
+row "a probe on: P per call" $((n / 10)) env LD_PRELOAD="$L" "$H/fx_bench_probe"
 # the same site selected by sessions too (devtrace(4) "Sessions"): a record in each
 "$H/devshm" "$DEVTRACE_DIR" ctl trace w pred
 for k in 1 2; do

@@ -5,6 +5,7 @@
  *	devshm DIR state	what tracectl reads
  *	devshm DIR cat		the records queued now
  *	devshm DIR syms		the symbol file
+ *	devshm DIR aggs		the aggregations, as the aggs file prints them (cmd/aggtext.c)
  *	devshm DIR stop		the server goes (shmstop), the device stays
  *	devshm DIR destroy	stop and remove
  *	devshm DIR reader PROG ARG...	run PROG as a reader of trace (not traced)
@@ -21,6 +22,7 @@
 #include <time.h>
 #include "host/shm.h"
 #include "dev/dat.h"
+#include "cmd/cmd.h"
 
 /* what a traced process of the same user can do: write anything anywhere in the block */
 static void
@@ -132,6 +134,15 @@ main(int argc, char **argv)
 			fprintf(stderr, "devshm: %s: %s\n", buf, err);
 			return 1;
 		}
+		return 0;
+	}
+	if (strcmp(cmd, "aggs") == 0) {
+		char *t;
+
+		if (shmpath(dir, ".syms", path, sizeof path) < 0 || (t = aggtext(s, path, Aprinta, &n)) == NULL)
+			die("no aggregations");
+		fwrite(t, 1, n, stdout);
+		free(t);
 		return 0;
 	}
 	if (strcmp(cmd, "state") == 0) {

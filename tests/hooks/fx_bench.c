@@ -1,16 +1,28 @@
 /*
  * fx_bench: the cost of a hook site.  Calls work() N (argv[1]) times in
- * a loop and prints the time per call to stderr.
+ * a loop and prints the time per call to stderr.  With -DPROBE, work
+ * has no function site but a static probe of its value (fx_bench_probe):
+ * the cost of a probe.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
+#ifdef PROBE
+#include <devtrace/probe.h>
 
+__attribute__((noinline, patchable_function_entry(0, 0))) long
+work(long x)
+{
+	DEVTRACE_PROBE(work, x);
+	return x ^ (x >> 3);
+}
+#else
 __attribute__((noinline)) long
 work(long x)
 {
 	return x ^ (x >> 3);
 }
+#endif
 
 int
 main(int argc, char **argv)

@@ -73,10 +73,14 @@ counter() { state | awk -v k="#$1" '$1 == k { print $2 }'; }
 	run "$CCWRAP" --cflags
 	assert_success
 	assert_output --partial "-fpatchable-function-entry=$SLEDNOPS,0"
+	assert_output --partial " -I$(cd "$(dirname "$CCWRAP")/../include" && pwd)"
 	run "$CCWRAP" --classic --cflags
-	assert_output "-finstrument-functions"
+	assert_output "-finstrument-functions -I$(cd "$(dirname "$CCWRAP")/../include" && pwd)"
 	DEVTRACE_MODE=classic run "$CCWRAP" --cflags
-	assert_output "-finstrument-functions"
+	assert_output "-finstrument-functions -I$(cd "$(dirname "$CCWRAP")/../include" && pwd)"
+	# the include folder holds <devtrace/probe.h>
+	run test -f "$(dirname "$CCWRAP")/../include/devtrace/probe.h"
+	assert_success
 	run "$CCWRAP" --help
 	assert_success
 	assert_output --partial "usage: devtrace-cc"
@@ -589,4 +593,72 @@ storm() {
 	# the first of two general return registers, as the X record carries it
 	run sh -c "awk '\$2 == \"X\" && \$3 == \"both\" { print \$4 }' '$T/recs' | sort | uniq -c | awk '{ printf \"%s:%s \", \$2, \$1 }'"
 	assert_output "13:2 14:2 15:2 "
+}
+
+# a probe's records: "P name a0 a1 a2 a3", in order
+probes() { awk '$2 == "P" { $1 = ""; print substr($0, 2) }' "$T/recs"; }
+
+@test "static probes: one P record per hit with its four values, exactly, between its function's E and X" {
+	on push 'probe:*'
+	run traced "$H/fx_probe" 10
+	assert_output "queue 0 2"
+	records
+	assert_equal "$(grep -c . "$T/recs")" 31
+	assert_equal "$(n P probe:pushed)" 8
+	assert_equal "$(n P probe:queue_full)" 2
+	assert_equal "$(n P probe:done)" 1
+	run probes
+	assert_output "$(printf '%s\n' 'P probe:pushed 0 1 0 0' 'P probe:pushed 1 2 3 0xffffffffffffffff' \
+		'P probe:pushed 2 3 6 0xfffffffffffffffe' 'P probe:pushed 3 4 9 0xfffffffffffffffd' \
+		'P probe:queue_full 4 4 1 0' 'P probe:pushed 5 1 15 0xfffffffffffffffb' \
+		'P probe:pushed 6 2 18 0xfffffffffffffffa' 'P probe:pushed 7 3 21 0xfffffffffffffff9' \
+		'P probe:pushed 8 4 24 0xfffffffffffffff8' 'P probe:queue_full 9 4 2 0' 'P probe:done 0 0 0 0')"
+	# each probe inside its push: E push, P, X push
+	run sh -c "awk '\$3 != \"probe:done\" { printf \"%s \", \$2 }' '$T/recs'"
+	assert_output "$(for i in 1 2 3 4 5 6 7 8 9 10; do printf 'E P X '; done)"
+}
+
+@test "static probes: one selected by its name, the others off; none selected, no record and the same output" {
+	on probe:queue_full
+	run traced "$H/fx_probe" 10
+	assert_output "queue 0 2"
+	records
+	run cat "$T/recs"
+	assert_output --regexp "^[0-9]+ P probe:queue_full 4 4 1 0
+[0-9]+ P probe:queue_full 9 4 2 0$"
+	"$DEVSHM" "$DEVTRACE_DIR" destroy
+	"$DEVSHM" "$DEVTRACE_DIR" create
+	on push
+	run traced "$H/fx_probe" 10
+	assert_output "queue 0 2"
+	records
+	assert_equal "$(n E push)" 10
+	assert_equal "$(grep -c ' P ' "$T/recs")" 0
+	run grep -c 'probe:' "$T/syms"
+	assert_output 3
+}
+
+@test "static probes: a predicate on a probe's value" {
+	ctl trace probe:pushed new t0
+	ctl trace t0 pred '/arg1 == 4 && arg3 != 0/'
+	ctl trace t0 on
+	ctl start
+	run traced "$H/fx_probe" 10
+	assert_output "queue 0 2"
+	records
+	run probes
+	assert_output "$(printf '%s\n' 'P probe:pushed 3 4 9 0xfffffffffffffffd' 'P probe:pushed 8 4 24 0xfffffffffffffff8')"
+	assert_equal "$(counter filtered)" 6
+}
+
+@test "static probes: aggregations on a probe's values" {
+	ctl trace probe:pushed new t0
+	ctl agg t0 entry '@n[arg1] = count()'
+	ctl agg t0 entry '@s = sum(arg2)'
+	ctl trace t0 on
+	ctl start
+	run traced "$H/fx_probe" 10
+	assert_output "queue 0 2"
+	run "$DEVSHM" "$DEVTRACE_DIR" aggs
+	assert_output "$(printf '%s\n' '@n[arg1] = count()' '  1  2' '  2  2' '  3  2' '  4  2' '' '@s = sum(arg2)' '          96')"
 }

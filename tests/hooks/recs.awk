@@ -1,5 +1,6 @@
-# recs.awk SYMS RECORDS: each record as "tid E name a1 a2 a3 a4" or
-# "tid X name retval", numbers in decimal (above 2^48: 0x and hex),
+# recs.awk SYMS RECORDS: each record as "tid E name a1 a2 a3 a4",
+# "tid X name retval" or "tid P name a1 a2 a3 a4" (a probe's), numbers
+# in decimal (above 2^48: 0x and hex),
 # names from the symbol file ("<pc> <name> <object>" lines).
 function hex(s,   i, v) {
 	v = 0
@@ -14,10 +15,10 @@ function num(s) {
 	return hex(s)
 }
 FNR == NR { name[$1] = $2; next }
-$1 == "E" || $1 == "X" {
+$1 == "E" || $1 == "X" || $1 == "P" {
 	n = ($2 in name) ? name[$2] : "?" $2
-	if ($1 == "E")
-		print num($4), "E", n, num($5), num($6), num($7), num($8)
+	if ($1 != "X")
+		print num($4), $1, n, num($5), num($6), num($7), num($8)
 	else
 		print num($4), "X", n, num($5)
 	next

@@ -2,10 +2,10 @@
 # built with bin/devtrace-cc, a device made without FUSE (devshm), and
 # bats tests that check the records exactly.
 HOOKS_B = $(B)/tests/hooks
-HOOKS_FX = basic threads signal jmp fork exec dl off deep tick storm wide
+HOOKS_FX = basic threads signal jmp fork exec dl off deep tick storm wide probe
 HOOKS_BINS = $(HOOKS_FX:%=$(HOOKS_B)/fx_%) $(HOOKS_B)/fx_tail $(HOOKS_B)/fx_classic \
 	$(HOOKS_B)/fx_linked $(HOOKS_B)/libfx.so $(HOOKS_B)/devshm $(HOOKS_B)/fx_cet \
-	$(HOOKS_B)/fx_bench $(HOOKS_B)/fx_bench_plain $(HOOKS_B)/fx_bench_classic \
+	$(HOOKS_B)/fx_bench $(HOOKS_B)/fx_bench_plain $(HOOKS_B)/fx_bench_classic $(HOOKS_B)/fx_bench_probe \
 	$(if $(shell command -v $(firstword $(HOOKS_CLANG))),$(HOOKS_B)/fx_clang)
 HOOKS_CC = $(CCWRAP)
 HOOKS_CLANG = clang
@@ -40,6 +40,11 @@ $(HOOKS_B)/fx_bench: tests/hooks/fx_bench.c $(CCWRAP)
 	@mkdir -p $(dir $@)
 	$(HOOKS_CC) -O2 $(WARN) -o $@ $<
 
+# the cost of a static probe: work without a site, a probe inside it
+$(HOOKS_B)/fx_bench_probe: tests/hooks/fx_bench.c $(CCWRAP)
+	@mkdir -p $(dir $@)
+	$(HOOKS_CC) -O2 -DPROBE $(WARN) -o $@ $<
+
 $(HOOKS_B)/fx_bench_plain: tests/hooks/fx_bench.c
 	@mkdir -p $(dir $@)
 	$(CC) -O2 $(WARN) -o $@ $<
@@ -60,7 +65,7 @@ $(HOOKS_B)/fx_dl: tests/hooks/fx_dl.c $(CCWRAP) $(HOOKS_B)/libfx.so
 	@mkdir -p $(dir $@)
 	$(HOOKS_CC) -O1 -g $(WARN) -o $@ $< -Wl,--enable-new-dtags -Wl,-rpath,'$$ORIGIN' -ldl
 
-$(HOOKS_B)/devshm: $(B)/tests/hooks/devshm.o $(HOST_OBJ) $(LIBDEV)
+$(HOOKS_B)/devshm: $(B)/tests/hooks/devshm.o $(B)/cmd/aggtext.o $(HOST_OBJ) $(LIBDEV)
 	$(CC) $(CFLAGS) -o $@ $^ -lpthread
 
 SUITES += hooks

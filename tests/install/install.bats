@@ -26,9 +26,18 @@ teardown() {
 		share/devtrace/scripts/lib/common.sh share/devtrace/plots/timeline.gp \
 		share/man/man1/devtrace.1 share/man/man1/devtrace-cc.1 \
 		share/man/man1/devtrace-scripts.1 share/man/man1/devtrace-flow.1 \
-		share/man/man4/devtrace.4 share/man/man8/devtraced.8; do
+		share/man/man4/devtrace.4 share/man/man8/devtraced.8 include/devtrace/probe.h; do
 		assert [ -e "$P/$f" ]
 	done
+}
+
+@test "the installed devtrace-cc finds the installed <devtrace/probe.h>: a probe's site and name" {
+	run devtrace-cc -O1 -o fx "$ROOT/tests/hooks/fx_probe.c"
+	assert_success
+	run ./fx 10
+	assert_output "queue 0 2"
+	run readelf -p devtrace_probes fx
+	assert_output --partial "probe:queue_full"
 }
 
 @test "every script and plot of the checkout is installed, with a command" {
