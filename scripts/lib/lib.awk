@@ -33,7 +33,8 @@ function die(msg) {
 	exit 2
 }
 
-function isrec() { return ($1 == "E" || $1 == "X") && NF == 8 }
+# a record line: E (entry), X (exit) or P (a static probe), seven fields
+function isrec() { return ($1 == "E" || $1 == "X" || $1 == "P") && NF == 8 }
 function ishex16(s) { return length(s) == 16 && s ~ /^[0-9a-fA-F]+$/ }
 
 # hexval: the unsigned number a hex string stands for (exact below 2^53);
