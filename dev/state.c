@@ -131,7 +131,7 @@ devstate(Dev *d, char *buf, size_t n)
 {
 	Buf b = { buf, buf + n };
 	Trace *t;
-	uint64_t hits, queued, lost, dropped, filtered;
+	uint64_t hits, queued, lost, dropped, filtered, ticks, ns;
 	uint32_t i, log, nw, p, waitms;
 	char *e;
 
@@ -195,6 +195,11 @@ devstate(Dev *d, char *buf, size_t n)
 		bputline(&b, counters[i].name, rld(&d->count[counters[i].counter]));
 	aggstate(d, &b, 1);
 	bputline(&b, "#hz ", d->hz);
+	/* what a record's ticks were in real time, for merging hosts' records (devtrace merge) */
+	hostclock(&ticks, &ns);
+	bputs(&b, "#clock ");
+	bputdec(&b, ticks);
+	bputline(&b, " ", ns);
 	for (i = 0; i < Nreader; i++)
 		if (d->reader[i])
 			bputline(&b, "#reader ", d->reader[i]);
