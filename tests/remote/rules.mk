@@ -8,3 +8,11 @@ test-remote: build-all
 	tools/test-remote
 
 .PHONY: test-remote
+
+# devtrace merge and the scripts on its stream, without QEMU: in make test
+SUITES += merge
+check-merge:
+	@mkdir -p $(B)/tap
+	@bats --tap tests/remote/merge.bats > $(B)/tap/merge.tap 2> $(B)/tap/merge.err || true
+
+.PHONY: check-merge
