@@ -92,7 +92,8 @@ struct Sess {
 	uint32_t pid;		/* the process that cloned it: the session is reaped when it is gone */
 	uint32_t nopen;		/* opens of its ctl, clone's included: the last close ends it */
 	uint32_t used;		/* was live once: its Dev is made fresh before it is used again */
-	uint32_t pad[3];
+	uint32_t serial;	/* the count of clones made when this one was: tells a file of an earlier session on this place */
+	uint32_t pad[2];
 };
 
 /* the top level's counts of sessions, Sess.count */

@@ -204,7 +204,7 @@ extern const Devfile devfiles[Nfile];
 size_t	devsize(int logmax, int nring);	/* nring writers' rings and the shared ring, 1<<logmax records each at most */
 void	devinit(Dev *d, int logmax, int nring, uint64_t hz);
 int	devok(const Dev *d, size_t n);		/* magic, version and size check for a mapped device */
-void	devsizes(const Dev *d, uint32_t *logmax, uint32_t *nring);	/* as the block says: a host checks them against its mapping */
+void	devsizes(const Dev *d, uint32_t *logmax, uint32_t *nring, uint32_t *nsess);	/* as the block says: a host checks them against its mapping */
 
 /*
  * Sessions (dev/sess.c): session n (1..hostnsess) is a Dev of its own,
@@ -222,6 +222,8 @@ int	devsessopen(Dev *d, uint32_t n, uint32_t uid, int others);	/* one more open 
 int	devsessclose(Dev *d, uint32_t n);	/* an open of its ctl closed: the last one ends the session */
 int	devsessremove(Dev *d, uint32_t n, uint32_t uid);	/* end it now: 0, or Enoent, Eacces */
 uint32_t	devsessreap(Dev *d);		/* end the sessions whose holder is gone: how many */
+int	devsessowner(Dev *d, uint32_t n, uint32_t *uid, uint32_t *serial);	/* a live session's owner, and its serial (which clone made it): 0, or Enoent */
+void	devsesschanged(Dev *d);		/* a session's control state changed: the top level's generation moves, so hosts apply it */
 
 /* control side: the host holds its lock */
 int	devctl(Dev *d, const char *buf, size_t n, uint32_t pid);	/* whole lines, the last may lack its newline: 0 or an E error; reason in deverr() */

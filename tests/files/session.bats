@@ -219,6 +219,7 @@ nlines() {
 	assert_output - <<-'END'
 	aggraw
 	aggs
+	clone
 	syms
 	trace
 	tracectl
