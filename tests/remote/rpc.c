@@ -4,7 +4,8 @@
  * one connection, each through handle(); `rpc call ADDR PORT N' makes
  * them, each through call().  A request is 4 bytes, its answer too.
  * The server's handling begins once the request is in (not while it
- * waits for it), so the client's call encloses it.
+ * waits for it) and ends before the answer goes out, so the client's
+ * call encloses it by causality, not by chance.
  */
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -26,12 +27,11 @@ full(int fd, void *buf, size_t n, int out)
 	return 0;
 }
 
-/* the server's handling of the request x: its answer sent */
+/* the server's handling of the request x: its answer */
 __attribute__((noinline)) int
-handle(int fd, int x)
+handle(int x)
 {
-	x = 2 * x + 1;
-	return full(fd, &x, sizeof x, 1);
+	return 2 * x + 1;
 }
 
 /* the client's call: the request out, the answer back */
@@ -62,7 +62,7 @@ main(int argc, char **argv)
 		if (bind(fd, (struct sockaddr *)&sa, sizeof sa) < 0 || listen(fd, 1) < 0 || (c = accept(fd, NULL, NULL)) < 0)
 			return 1;
 		for (i = 0; i < n; i++)
-			if (full(c, &x, sizeof x, 0) < 0 || handle(c, x) < 0)
+			if (full(c, &x, sizeof x, 0) < 0 || (x = handle(x), full(c, &x, sizeof x, 1)) < 0)
 				return 1;
 		return 0;
 	}
