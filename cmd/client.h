@@ -33,6 +33,7 @@ int	xaggs(Cmd *c, int argc, char **argv);
 int	xstatus(Cmd *c, int argc, char **argv);
 int	xstart(Cmd *c, int argc, char **argv);
 int	xstop(Cmd *c, int argc, char **argv);
+int	xmerge(Cmd *c, int argc, char **argv);
 
 /* client.c */
 void	cmdusage(Cmd *c, FILE *f);	/* "usage: devtrace NAME ARGS" and what it does */

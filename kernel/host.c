@@ -34,6 +34,16 @@ hostnsec(void)
 	return ktime_get_mono_fast_ns();	/* NMI-safe */
 }
 
+/* the pair of #clock: the ticks between two reads of real time, stamped with their middle */
+void
+hostclock(uint64_t *ticks, uint64_t *ns)
+{
+	uint64_t n0 = ktime_get_real_ns();
+
+	*ticks = rdtsc();
+	*ns = n0 / 2 + ktime_get_real_ns() / 2;
+}
+
 void
 hostwait(uint64_t nsec)
 {
