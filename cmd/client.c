@@ -209,19 +209,39 @@ findprog(const char *prog, char *path, size_t n)
 
 /* prog, attached (preload): its pid, or -1 */
 pid_t
-startprog(char **argv, const char *who)
+startprog(char **argv, const char *who, int *gate)
 {
+	int p[2] = { -1, -1 };
 	pid_t pid;
+	char c;
 
 	fflush(NULL);
+	if (gate && pipe2(p, O_CLOEXEC) < 0) {
+		fprintf(stderr, "%s: pipe: %s\n", who, strerror(errno));
+		return -1;
+	}
 	if ((pid = fork()) < 0) {
 		fprintf(stderr, "%s: fork: %s\n", who, strerror(errno));
+		if (gate) {
+			close(p[0]);
+			close(p[1]);
+		}
 		return -1;
 	}
 	if (pid == 0) {
+		if (gate) {
+			close(p[1]);
+			while (read(p[0], &c, 1) < 0 && errno == EINTR)
+				;
+			close(p[0]);
+		}
 		execvp(argv[0], argv);
 		fprintf(stderr, "%s: %s: %s\n", who, argv[0], strerror(errno));
 		_exit(127);
+	}
+	if (gate) {
+		close(p[0]);
+		*gate = p[1];
 	}
 	return pid;
 }

@@ -46,7 +46,7 @@ int	stopserver(int pid);	/* SIGTERM, then wait up to Stopwait: 0 gone, 1 still t
 int	preload(const char *dir);	/* LD_PRELOAD with the runtime first, DEVTRACE_DIR dir */
 void	unpreload(void);	/* LD_PRELOAD as the user gave it */
 int	findprog(const char *prog, char *path, size_t n);	/* what execvp would find, its path in path */
-pid_t	startprog(char **argv, const char *who);	/* argv run in a child; its pid, or -1 (told, as "WHO: ...") */
+pid_t	startprog(char **argv, const char *who, int *gate);	/* argv run in a child; its pid, or -1 (told, as "WHO: ..."); gate not nil: the child waits to exec until *gate, a pipe's end, is closed */
 int	exitstatus(int ws);	/* a child's wait status as an exit status: 128+N for signal N */
 int	copyfile(const char *from, const char *to);	/* to is a copy of from, empty if from is missing */
 

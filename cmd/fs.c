@@ -4,16 +4,26 @@
  * opener a reader, who is not traced); syms is the symbol file; aggs
  * and aggraw print the aggregations (cmd/aggtext.c), without consuming them.
  * Sizes are unknown, so every file is direct_io: each read reaches us.
+ *
+ * Sessions (dev/sess.c), as Plan 9's /net/tcp/clone: opening clone
+ * makes one (its owner the opener), reading it gives its number N, and
+ * the open file is N/ctl; the directory N has ctl, trace, tracepipe,
+ * aggs and aggraw, each as the top level's file of the same job, on the
+ * session's Dev.  The session ends at the last close of its ctl files
+ * (clone's included) or at rmdir N.  Inodes: session N's file q is
+ * N * Qstride + q, the top level's are q.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 #include "cmd/fs.h"
 #include "cmd/cmd.h"
+#include "dev/host.h"
 
 enum {
 	Qdir = FUSE_ROOT_ID,
@@ -24,9 +34,14 @@ enum {
 	Qaggs,
 	Qaggraw,
 	Qmax,
+	Qclone = Qmax,	/* the top level's alone */
+	Qtop,
+	Qstride = 16,	/* session N's inodes: N * Qstride + q */
 
 	Tickms = 5,	/* how often waiting tracepipe reads look again */
+	Reapms = 1000,	/* how often sessions whose holder died are looked for */
 };
+_Static_assert(Qtop <= Qstride, "cmd/fs.c: the top level's inodes below session 1's");
 
 /* the device's files after the directory, in the order of dev/devtrace.h's table */
 _Static_assert(Qmax - Qctl == Nfile && Qsyms - Qctl == Filesyms, "cmd/fs.c: Q* in devfiles' order");
@@ -36,12 +51,29 @@ file(int q)
 	return &devfiles[q - Qctl];
 }
 
+/* a file's name in session n's directory or the top level's (n 0); nil: none there */
+static const char *
+qname(uint32_t n, int q)
+{
+	if (q == Qclone)
+		return n == 0 ? "clone" : NULL;
+	if (q < Qctl || q >= Qmax)
+		return NULL;
+	if (n == 0)
+		return file(q)->name;
+	return q == Qsyms ? NULL : q == Qctl ? "ctl" : file(q)->name;
+}
+
 typedef struct Fh Fh;
 typedef struct Pend Pend;
 
 /* one open file */
 struct Fh {
 	int q;
+	uint32_t sess;		/* its session, 0 the top level; clone's: the one it made */
+	uint32_t serial;	/* which clone made that session: a later one on its place is not this file's */
+	Shm *shm;		/* the top level's, or a handle on the session (shmsess) */
+	int hold;		/* clone, a session's ctl: one of the opens that keep the session */
 	uint32_t pid;		/* trace, tracepipe: the reader it registered */
 	Reader r;		/* a record split across reads */
 	char *state;		/* tracectl, aggs, aggraw: the text a read from 0 took */
@@ -65,12 +97,32 @@ static Pend *pend;
 static time_t boot;
 static blksize_t iosize = 4096;	/* st_blksize: the largest read one request carries (fsinit) */
 
-static void
-fill(int q, struct stat *st)
+/* ino's session and file: 1 if it names one that is there now */
+static int
+inode(fuse_ino_t ino, uint32_t *n, int *q, uint32_t *uid)
 {
+	uint32_t serial;
+
+	*n = ino / Qstride;
+	*q = ino % Qstride;
+	*uid = getuid();
+	if (*n == 0)
+		return *q >= Qdir && *q < Qtop;
+	if (*n > Nsess || shmsessowner(srv->shm, *n, uid, &serial) != 0)
+		return 0;
+	return *q == Qdir || qname(*n, *q) != NULL;
+}
+
+static void
+fill(fuse_ino_t ino, struct stat *st)
+{
+	uint32_t n, uid;
+	int q;
+
 	memset(st, 0, sizeof *st);
-	st->st_ino = q;
-	st->st_uid = getuid();
+	inode(ino, &n, &q, &uid);
+	st->st_ino = ino;
+	st->st_uid = uid;
 	st->st_gid = getgid();
 	st->st_atime = st->st_mtime = st->st_ctime = boot;
 	st->st_blksize = iosize;
@@ -78,7 +130,7 @@ fill(int q, struct stat *st)
 		st->st_mode = S_IFDIR | 0700;
 		st->st_nlink = 2;
 	} else {
-		st->st_mode = S_IFREG | file(q)->mode;
+		st->st_mode = S_IFREG | (q == Qclone ? 0600 : file(q)->mode);
 		st->st_nlink = 1;
 	}
 }
@@ -111,22 +163,32 @@ static void
 fslookup(fuse_req_t req, fuse_ino_t parent, const char *name)
 {
 	struct fuse_entry_param e;
+	uint32_t n, uid, k;
+	fuse_ino_t ino = 0;
+	const char *qn;
+	char *end;
 	int q;
 
-	if (parent != Qdir) {
+	if (!inode(parent, &n, &q, &uid) || q != Qdir) {
 		fuse_reply_err(req, ENOTDIR);
 		return;
 	}
-	for (q = Qctl; q < Qmax; q++)
-		if (strcmp(file(q)->name, name) == 0) {
-			memset(&e, 0, sizeof e);
-			e.ino = q;
-			e.attr_timeout = e.entry_timeout = 1.0;
-			fill(q, &e.attr);
-			fuse_reply_entry(req, &e);
-			return;
-		}
-	fuse_reply_err(req, ENOENT);
+	for (q = Qctl; q < Qtop; q++)
+		if ((qn = qname(n, q)) != NULL && strcmp(qn, name) == 0)
+			ino = n * Qstride + q;
+	k = strtoul(name, &end, 10);
+	if (n == 0 && ino == 0 && *end == 0 && end != name && k >= 1 && k <= Nsess && inode(k * Qstride + Qdir, &n, &q, &uid))
+		ino = k * Qstride + Qdir;
+	if (ino == 0) {
+		fuse_reply_err(req, ENOENT);
+		return;
+	}
+	memset(&e, 0, sizeof e);
+	e.ino = ino;
+	/* sessions come and go: their names and owners are not cached */
+	e.attr_timeout = e.entry_timeout = n == 0 && ino < Qstride ? 1.0 : 0.0;
+	fill(ino, &e.attr);
+	fuse_reply_entry(req, &e);
 }
 
 static void
@@ -134,13 +196,16 @@ fsgetattr(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 {
 	struct stat st;
 
+	uint32_t n, uid;
+	int q;
+
 	(void)fi;
-	if (ino < Qdir || ino >= Qmax) {
+	if (!inode(ino, &n, &q, &uid)) {
 		fuse_reply_err(req, ENOENT);
 		return;
 	}
 	fill(ino, &st);
-	fuse_reply_attr(req, &st, 1.0);
+	fuse_reply_attr(req, &st, n == 0 ? 1.0 : 0.0);
 }
 
 /* the shell's > truncates: accept that, refuse changes of owner or mode */
@@ -158,47 +223,125 @@ fssetattr(fuse_req_t req, fuse_ino_t ino, struct stat *attr, int set, struct fus
 static void
 fsreaddir(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off, struct fuse_file_info *fi)
 {
-	char *buf;
-	size_t n = 0, m;
+	struct { char name[16]; fuse_ino_t ino; } ent[2 + Qtop + Nsess];
+	uint32_t n, k, kn, uid;
+	size_t len = 0, m;
 	struct stat st;
-	int q;
+	int q, ne = 0, kq, i;
+	char *buf;
 
 	(void)fi;
-	if (ino != Qdir) {
+	if (!inode(ino, &n, &q, &uid) || q != Qdir) {
 		fuse_reply_err(req, ENOTDIR);
 		return;
 	}
+	snprintf(ent[ne].name, sizeof ent[ne].name, ".");
+	ent[ne++].ino = ino;
+	snprintf(ent[ne].name, sizeof ent[ne].name, "..");
+	ent[ne++].ino = Qdir;
+	for (q = Qctl; q < Qtop; q++)
+		if (qname(n, q) != NULL) {
+			snprintf(ent[ne].name, sizeof ent[ne].name, "%s", qname(n, q));
+			ent[ne++].ino = n * Qstride + q;
+		}
+	for (k = 1; n == 0 && k <= Nsess; k++)
+		if (inode(k * Qstride + Qdir, &kn, &kq, &uid)) {
+			snprintf(ent[ne].name, sizeof ent[ne].name, "%u", k);
+			ent[ne++].ino = k * Qstride + Qdir;
+		}
 	if ((buf = malloc(size)) == NULL) {
 		fuse_reply_err(req, ENOMEM);
 		return;
 	}
-	/* offsets: 0 ".", 1 "..", then the files */
-	for (q = off; q < Qmax; q++) {
-		fill(q < 2 ? Qdir : q, &st);
-		m = fuse_add_direntry(req, buf + n, size - n, q == 0 ? "." : q == 1 ? ".." : file(q)->name, &st, q + 1);
-		if (m > size - n)
+	for (i = off; i < ne; i++) {
+		fill(ent[i].ino, &st);
+		m = fuse_add_direntry(req, buf + len, size - len, ent[i].name, &st, i + 1);
+		if (m > size - len)
 			break;
-		n += m;
+		len += m;
 	}
-	fuse_reply_buf(req, buf, n);
+	fuse_reply_buf(req, buf, len);
 	free(buf);
+}
+
+/* the session of fh is still the one it opened (the top level always is) */
+static int
+fhlive(Fh *fh)
+{
+	uint32_t uid, serial;
+
+	return fh->sess == 0 || (shmsessowner(srv->shm, fh->sess, &uid, &serial) == 0 && serial == fh->serial);
+}
+
+/* an open file given back: its reader, its line, its hold on the session */
+static void
+fhfree(Fh *fh)
+{
+	if (fh->pid)
+		shmreader(fh->shm, fh->pid, 0);
+	if (fh->ctl && fhlive(fh))
+		shmctlclose(fh->shm, fh->ctl, NULL, 0);
+	if (fh->hold && fhlive(fh))
+		shmsessclose(srv->shm, fh->sess);
+	if (fh->fd >= 0)
+		close(fh->fd);
+	if (fh->shm && fh->shm != srv->shm)
+		shmunmap(fh->shm);
+	free(fh->ctl);
+	free(fh->state);
+	free(fh);
+}
+
+/*
+ * Which session fh is of, held: clone makes one (the file is its ctl),
+ * a session's ctl is one more hold on it, its other files only its
+ * owner's (or root's).  0 or errno.
+ */
+static int
+fhsess(fuse_req_t req, Fh *fh, uint32_t n)
+{
+	const struct fuse_ctx *c = fuse_req_ctx(req);
+	uint32_t uid;
+	int r;
+
+	if (fh->q == Qclone) {
+		if ((r = shmclone(srv->shm, c->uid, tgidof(c->pid), NULL, 0)) < 0)
+			return -r;
+		n = r;
+	} else if (fh->q == Qctl) {
+		if ((r = shmsessopen(srv->shm, n, c->uid, 0)) != 0)
+			return r;
+	} else if (shmsessowner(srv->shm, n, &uid, &fh->serial) != 0)
+		return ENOENT;
+	else if (uid != c->uid && c->uid != 0)
+		return EACCES;
+	fh->sess = n;
+	fh->hold = fh->q == Qclone || fh->q == Qctl;
+	shmsessowner(srv->shm, n, &uid, &fh->serial);
+	if ((fh->shm = shmsess(srv->shm, n)) == NULL) {
+		if (fh->hold)
+			shmsessclose(srv->shm, n);
+		return errno ? errno : ENOMEM;
+	}
+	return 0;
 }
 
 static void
 fsopen(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 {
+	uint32_t n, uid;
+	int q, e;
 	Fh *fh;
-	int e;
 
-	if (ino == Qdir) {
-		fuse_reply_err(req, EISDIR);
-		return;
-	}
-	if (ino < Qdir || ino >= Qmax) {
+	if (!inode(ino, &n, &q, &uid)) {
 		fuse_reply_err(req, ENOENT);
 		return;
 	}
-	if ((fi->flags & O_ACCMODE) != O_RDONLY && (ino == Qdir || !file(ino)->write)) {
+	if (q == Qdir) {
+		fuse_reply_err(req, EISDIR);
+		return;
+	}
+	if ((fi->flags & O_ACCMODE) != O_RDONLY && q != Qclone && !file(q)->write) {
 		fuse_reply_err(req, EACCES);
 		return;
 	}
@@ -206,34 +349,36 @@ fsopen(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 		fuse_reply_err(req, ENOMEM);
 		return;
 	}
-	fh->q = ino;
+	fh->q = q;
 	fh->fd = -1;
-	if (ino == Qtrace || ino == Qpipe) {
+	fh->shm = srv->shm;
+	if ((q == Qclone || n > 0) && (e = fhsess(req, fh, n)) != 0) {
+		fh->shm = NULL;
+		free(fh);
+		fuse_reply_err(req, e);
+		return;
+	}
+	if ((q == Qclone || (q == Qctl && (fi->flags & O_ACCMODE) != O_RDONLY)) &&
+	    (fh->ctl = calloc(1, sizeof *fh->ctl)) == NULL) {
+		fhfree(fh);
+		fuse_reply_err(req, ENOMEM);
+		return;
+	}
+	if (q == Qtrace || q == Qpipe) {
 		fh->pid = tgidof(fuse_req_ctx(req)->pid);
-		if ((e = shmreader(srv->shm, fh->pid, 1)) != 0) {
-			free(fh);
+		if ((e = shmreader(fh->shm, fh->pid, 1)) != 0) {
+			fh->pid = 0;
+			fhfree(fh);
 			fuse_reply_err(req, e);
 			return;
 		}
 	}
-	if (ino == Qsyms)
+	if (q == Qsyms)
 		fh->fd = open(srv->syms, O_RDONLY | O_CLOEXEC);
-	if (ino == Qctl && (fi->flags & O_ACCMODE) != O_RDONLY && (fh->ctl = calloc(1, sizeof *fh->ctl)) == NULL) {
-		free(fh);
-		fuse_reply_err(req, ENOMEM);
-		return;
-	}
 	fi->direct_io = 1;
 	fi->fh = (uintptr_t)fh;
-	if (fuse_reply_open(req, fi) != 0) {
-		/* the opener went away: no release will come */
-		if (fh->pid)
-			shmreader(srv->shm, fh->pid, 0);
-		if (fh->fd >= 0)
-			close(fh->fd);
-		free(fh->ctl);
-		free(fh);
-	}
+	if (fuse_reply_open(req, fi) != 0)
+		fhfree(fh);	/* the opener went away: no release will come */
 }
 
 /*
@@ -251,26 +396,30 @@ fsflush(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 	Fh *fh = (Fh *)(uintptr_t)fi->fh;
 
 	(void)ino;
-	fuse_reply_err(req, fh->ctl ? shmctlclose(srv->shm, fh->ctl, NULL, 0) : 0);
+	fuse_reply_err(req, fh->ctl && fhlive(fh) ? shmctlclose(fh->shm, fh->ctl, NULL, 0) : 0);
 }
 
-/* the last close: a tracectl line left unfinished without a flush runs here */
+/* the last close: a tracectl line left unfinished without a flush runs here; a session's last ctl ends it */
 static void
 fsrelease(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 {
-	Fh *fh = (Fh *)(uintptr_t)fi->fh;
-
 	(void)ino;
-	if (fh->pid)
-		shmreader(srv->shm, fh->pid, 0);
-	if (fh->ctl)
-		shmctlclose(srv->shm, fh->ctl, NULL, 0);
-	if (fh->fd >= 0)
-		close(fh->fd);
-	free(fh->ctl);
-	free(fh->state);
-	free(fh);
+	fhfree((Fh *)(uintptr_t)fi->fh);
 	fuse_reply_err(req, 0);
+}
+
+/* rmdir N: the session ends now, whoever holds its files */
+static void
+fsrmdir(fuse_req_t req, fuse_ino_t parent, const char *name)
+{
+	char *end;
+	uint32_t n = strtoul(name, &end, 10);
+
+	if (parent != Qdir || *end != 0 || end == name || n < 1 || n > Nsess) {
+		fuse_reply_err(req, ENOENT);
+		return;
+	}
+	fuse_reply_err(req, shmsessremove(srv->shm, n, fuse_req_ctx(req)->uid, NULL, 0));
 }
 
 /* a buffer for one read, kept: waiting reads look every tick */
@@ -313,7 +462,11 @@ records(fuse_req_t req, Fh *fh, size_t size)
 		fuse_reply_err(req, ENOMEM);
 		return 1;
 	}
-	if ((n = shmtake(srv->shm, &fh->r, buf, size)) < 0) {
+	if (!fhlive(fh)) {
+		fuse_reply_buf(req, NULL, 0);	/* its session ended: end of file */
+		return 1;
+	}
+	if ((n = shmtake(fh->shm, &fh->r, buf, size)) < 0) {
 		fuse_reply_err(req, errno);
 		return 1;
 	}
@@ -360,6 +513,15 @@ fsread(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off, struct fuse_file_
 
 	(void)ino;
 	switch (fh->q) {
+	case Qclone:
+		/* its session's number, as /net/tcp/clone gives a connection's */
+		if (fh->state == NULL && (fh->state = malloc(16)) == NULL) {
+			fuse_reply_err(req, ENOMEM);
+			return;
+		}
+		fh->nstate = snprintf(fh->state, 16, "%u\n", fh->sess);
+		textreply(req, fh, size, off);
+		return;
 	case Qctl:
 		/* a read from the start takes the state; the rest of it is served from that */
 		if (off == 0 || fh->state == NULL) {
@@ -367,7 +529,7 @@ fsread(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off, struct fuse_file_
 				fuse_reply_err(req, ENOMEM);
 				return;
 			}
-			if ((fh->nstate = shmstate(srv->shm, fh->state, Statemax)) == 0) {
+			if ((fh->nstate = shmstate(fh->shm, fh->state, Statemax)) == 0) {
 				fuse_reply_err(req, errno ? errno : EIO);	/* the lock was not had: EAGAIN */
 				return;
 			}
@@ -380,7 +542,7 @@ fsread(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off, struct fuse_file_
 		if (off == 0 || fh->state == NULL) {
 			free(fh->state);
 			fh->nstate = 0;
-			if ((fh->state = aggtext(srv->shm, srv->syms, fh->q == Qaggs ? Aprinta : Amachine, &fh->nstate)) == NULL) {
+			if ((fh->state = aggtext(fh->shm, srv->syms, fh->q == Qaggs ? Aprinta : Amachine, &fh->nstate)) == NULL) {
 				fuse_reply_err(req, errno ? errno : ENOMEM);
 				return;
 			}
@@ -425,11 +587,16 @@ fswrite(fuse_req_t req, fuse_ino_t ino, const char *buf, size_t size, off_t off,
 	int e;
 
 	(void)off;
-	if (ino != Qctl || fh->ctl == NULL) {
+	(void)ino;
+	if (fh->ctl == NULL || (fh->q != Qctl && fh->q != Qclone)) {
 		fuse_reply_err(req, EBADF);
 		return;
 	}
-	if ((e = shmctlwrite(srv->shm, fh->ctl, buf, size, tgidof(fuse_req_ctx(req)->pid), NULL, 0)) != 0)
+	if (!fhlive(fh)) {
+		fuse_reply_err(req, ENXIO);	/* its session ended */
+		return;
+	}
+	if ((e = shmctlwrite(fh->shm, fh->ctl, buf, size, tgidof(fuse_req_ctx(req)->pid), NULL, 0)) != 0)
 		fuse_reply_err(req, e);
 	else
 		fuse_reply_write(req, size);
@@ -456,6 +623,7 @@ static const struct fuse_lowlevel_ops ops = {
 	.write = fswrite,
 	.flush = fsflush,
 	.release = fsrelease,
+	.rmdir = fsrmdir,
 	.create = fscreate,
 };
 
@@ -503,7 +671,8 @@ fsloop(struct fuse_session *se, volatile sig_atomic_t *stop, const sigset_t *wai
 {
 	struct fuse_buf fb;
 	struct pollfd pfd;
-	struct timespec tick = { 0, Tickms * 1000000L };
+	struct timespec tick = { 0, Tickms * 1000000L }, reap = { Reapms / 1000, Reapms % 1000 * 1000000L };
+	uint64_t next = 0, now;
 	int r;
 
 	memset(&fb, 0, sizeof fb);
@@ -511,7 +680,12 @@ fsloop(struct fuse_session *se, volatile sig_atomic_t *stop, const sigset_t *wai
 	pfd.events = POLLIN;
 	r = 0;
 	while (!*stop && !fuse_session_exited(se)) {
-		r = ppoll(&pfd, 1, pend ? &tick : NULL, waitmask);
+		/* a session whose holder died without closing it (a client of the block, killed) ends here */
+		if ((now = hostnsec()) >= next) {
+			shmsessreap(srv->shm);
+			next = now + Reapms * 1000000ull;
+		}
+		r = ppoll(&pfd, 1, pend ? &tick : &reap, waitmask);
 		if (r < 0 && errno != EINTR)
 			break;
 		if (r > 0) {

@@ -289,7 +289,7 @@ xrecord(Cmd *c, int argc, char **argv)
 		fprintf(stderr, "devtrace record: %s\n", deverr(shmdev(s)));
 		goto out;
 	}
-	if (optind < argc && (pid = startprog(argv + optind, "devtrace record")) < 0) {
+	if (optind < argc && (pid = startprog(argv + optind, "devtrace record", NULL)) < 0) {
 		shmreader(s, getpid(), 0);
 		goto out;
 	}

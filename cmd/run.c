@@ -37,7 +37,9 @@ struct Run {
 	char *out;		/* -o: the raw records go here */
 	int show;		/* -v: print each line written to tracectl */
 	const char *dir;
-	Shm *s;
+	Shm *top;		/* the device */
+	Shm *s;			/* the session of run's own, on it */
+	int sess;		/* its number: DIR/N/ctl */
 	char name[Nglob][Namelen];	/* the traces made, in order */
 	int nmade;
 	int started;		/* the device was stopped: run wrote start */
@@ -183,7 +185,7 @@ showline(Run *r, const char *line)
 			fputs("'\\''", stderr);
 		else
 			fputc(*p, stderr);
-	fprintf(stderr, "' > %s/tracectl\n", r->dir);
+	fprintf(stderr, "' > %s/%d/ctl\n", r->dir, r->sess);
 }
 
 /* a predicate's error is three lines, the reason, the text and a caret: made one */
@@ -236,7 +238,7 @@ mktraces(Run *r)
 		st = state(r);
 		/* the device refuses a second trace of one pattern; say which one has it */
 		if (statetrace(st, r->glob[i], NULL, &t)) {
-			fprintf(stderr, "devtrace run: -t '%s': the device has a trace of that pattern already: %.*s\n",
+			fprintf(stderr, "devtrace run: -t '%s': the session has a trace of that pattern already: %.*s\n",
 				r->glob[i], t.len, t.line);
 			return -1;
 		}
@@ -302,8 +304,21 @@ runprog(Run *r, Reader *rd, int fd, char **argv)
 	int st, rc;
 	pid_t pid;
 
-	if ((pid = startprog(argv, "devtrace run")) < 0)
+	char line[32];
+	int gate;
+
+	if ((pid = startprog(argv, "devtrace run", &gate)) < 0)
 		return 1;
+	/* the session records prog alone, from its first call: it execs once watched and started */
+	snprintf(line, sizeof line, "watch %d", (int)pid);
+	if (ctl(r, line, 0) != 0 || ctl(r, "start", 0) != 0) {
+		kill(pid, SIGKILL);
+		close(gate);
+		waitpid(pid, &st, 0);
+		return 1;
+	}
+	r->started = 1;
+	close(gate);
 	child = pid;
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = onsig;
@@ -438,12 +453,14 @@ showflow(const char *syms, const char *records, const char *sigs, unsigned long 
 	return !WIFEXITED(st) || WEXITSTATUS(st) != 0;
 }
 
-/* the server run started: stopped as devtrace stop does */
+/* run's session ended; the server run started stopped as devtrace stop does */
 static void
 stopown(Run *r)
 {
 	int pid;
 
+	if (r->s)
+		shmsessclose(r->top, r->sess);
 	if (r->own && (pid = livepid(r->dir)) != 0)
 		stopserver(pid);
 }
@@ -497,7 +514,7 @@ session(Run *r, char **argv)
 		if (!r->own && livepid(r->dir) == 0)
 			goto out;
 	}
-	if (shmattach(r->dir, &r->s, NULL) == NULL) {
+	if (shmattach(r->dir, &r->top, NULL) == NULL) {
 		if (livepid(r->dir) > 0) {
 			close(fd);
 			if (!r->out)
@@ -505,6 +522,15 @@ session(Run *r, char **argv)
 			return untraced(r->dir, argv);
 		}
 		fprintf(stderr, "devtrace run: no devtraced serves %s\n", r->dir);
+		goto out;
+	}
+	/* a session of its own: other users' traces neither see its records nor lose theirs to it */
+	if ((r->sess = shmclone(r->top, getuid(), getpid(), r->err, sizeof r->err)) < 0) {
+		fprintf(stderr, "devtrace run: %s\n", r->err);
+		goto out;
+	}
+	if ((r->s = shmsess(r->top, r->sess)) == NULL) {
+		fprintf(stderr, "devtrace run: session %d: %s\n", r->sess, strerror(errno));
 		goto out;
 	}
 	if (shmpath(r->dir, ".syms", syms, sizeof syms) < 0)
@@ -519,11 +545,6 @@ session(Run *r, char **argv)
 	lost = statecounter(st, "lost");
 	if (mktraces(r) < 0)
 		goto undo;
-	if (statehas(state(r), "stop")) {
-		if (ctl(r, "start", 0) != 0)
-			goto undo;
-		r->started = 1;
-	}
 	rc = runprog(r, &rd, fd, argv);
 	bad = undo(r, &rd, fd);
 	if ((lost = statecounter(state(r), "lost") - lost) > 0)

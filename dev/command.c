@@ -147,25 +147,17 @@ trnewglob(Ctl *c, Trace *unused)
 }
 
 /*
- * trace NAME pred /expression/, or nothing to remove it: the rest of
- * the line.  The compiler writes its message, with the source and a
+ * /expression/ for trace t, compiled into prog and its source into src
+ * (Predmax).  The compiler writes its message, with the source and a
  * caret, into Dev.err after the command's name: no buffer of its own.
  */
 static int
-trpred(Ctl *c, Trace *t)
+compilepred(Ctl *c, Trace *t, char *p, Prog *prog, char *src)
 {
 	Dev *d = c->d;
-	char src[Predmax], *p = strim(c->rest), *e;
-	Prog prog;
+	char *e;
 	int n, err;
 
-	if (*p == 0) {
-		t->gen = 0;
-		t->haspred = 0;
-		t->predsrc[0] = 0;
-		tracepublish(d, t);
-		return Errnone;
-	}
 	e = p + slen(p);
 	if (*p != '/' || e - p < 2 || e[-1] != '/')
 		return Errpredform;
@@ -175,15 +167,81 @@ trpred(Ctl *c, Trace *t)
 	scopy(src, p + 1, n + 1);
 	errset(d, c->f[0], "");
 	n = slen(d->err);
-	if ((err = predcompileargs(src, t->kind == Glob && predargnames ? predargnames(t->glob) : 0, &prog, d->err + n, Errmax - n)) != Errnone) {
+	if ((err = predcompileargs(src, t->kind == Glob && predargnames ? predargnames(t->glob) : 0, prog, d->err + n, Errmax - n)) != Errnone)
 		c->said = 1;
-		return err;
+	return err;
+}
+
+/* trace NAME pred /expression/, or nothing to remove it: the rest of the line */
+static int
+trpred(Ctl *c, Trace *t)
+{
+	Dev *d = c->d;
+	char src[Predmax], *p = strim(c->rest);
+	Prog prog;
+	int err;
+
+	if (*p == 0) {
+		t->gen = 0;
+		t->haspred = 0;
+		t->predsrc[0] = 0;
+		tracepublish(d, t);
+		return Errnone;
 	}
+	if ((err = compilepred(c, t, p, &prog, src)) != Errnone)
+		return err;
 	t->gen = 0;
 	t->pred = prog;
 	scopy(t->predsrc, src, Predmax);
 	t->haspred = 1;
 	tracepublish(d, t);
+	return Errnone;
+}
+
+/*
+ * trace NAME trigger stop [after N] [/pred/], trigger start [/pred/],
+ * speculate|commit|discard [/pred/]: an action of the trace (actctl.c),
+ * the rest of the line after the word.
+ */
+static int
+tract(Ctl *c, Trace *t)
+{
+	static const char *const words[Nactkind] = { "stop", "start", "speculate", "commit", "discard" };
+	char src[Predmax], *p = strim(c->rest), *w;
+	uint64_t after = 0;
+	uint32_t k;
+	Prog prog;
+	int err;
+
+	w = streq(c->f[2], "trigger") ? sword(&p) : c->f[2];
+	for (k = 0; k < Nactkind && !streq(w, words[k]); k++)
+		;
+	if (k == Nactkind || (k <= Atrigstart) != streq(c->f[2], "trigger"))
+		return Erractform;
+	p = sskip(p);
+	if (k == Atrigstop && p[0] == 'a') {
+		if (!streq(sword(&p), "after") || !parsedec(sword(&p), &after) || after > Aftermax)
+			return Erractform;
+		p = sskip(p);
+	}
+	if (*p && *p != '/')
+		return Erractform;
+	if (*p && (err = compilepred(c, t, p, &prog, src)) != Errnone)
+		return err;
+	err = actset(c->d, t - c->d->trace, k, after, *p ? &prog : 0, *p ? src : "");
+	if (err == Errnone)
+		tracepublish(c->d, t);
+	return err;
+}
+
+/* trace NAME actions clear: its triggers and speculations are gone */
+static int
+tractclear(Ctl *c, Trace *t)
+{
+	if (!streq(c->f[3], "clear"))
+		return Errtracecmd;
+	actdetach(c->d, t - c->d->trace);
+	tracepublish(c->d, t);
 	return Errnone;
 }
 
@@ -201,10 +259,11 @@ trremove(Ctl *c, Trace *t)
 	ast(&t->gen, 0);
 	t->on = 0;
 	aggdetach(c->d, t - c->d->trace);
+	actdetach(c->d, t - c->d->trace);
 	return Errnone;
 }
 
-/* ctlrun stops splitting at pred, so a pred line has 3 fields and the rest */
+/* ctlrun stops splitting at pred and the actions' words, so their lines have 3 fields and the rest */
 static const Tracecmd tracecmds[] = {
 	{ "new", 3, 5, 0, trnewrange },
 	{ "new", 2, 4, 0, trnewglob },
@@ -212,7 +271,25 @@ static const Tracecmd tracecmds[] = {
 	{ "on", 2, 3, 1, tronoff },
 	{ "off", 2, 3, 1, tronoff },
 	{ "remove", 2, 3, 1, trremove },
+	{ "trigger", 2, 3, 1, tract },
+	{ "speculate", 2, 3, 1, tract },
+	{ "commit", 2, 3, 1, tract },
+	{ "discard", 2, 3, 1, tract },
+	{ "actions", 2, 4, 1, tractclear },
 };
+
+/* trace NAME WORD ...: words whose rest of the line is one field, spaces and all (a predicate's) */
+static int
+restword(Ctl *c)
+{
+	static const char *const words[] = { "pred", "trigger", "speculate", "commit", "discard" };
+	uint32_t i;
+
+	for (i = 0; c->nf >= 3 && streq(c->f[0], "trace") && i < nelem(words); i++)
+		if (streq(c->f[2], words[i]))
+			return 1;
+	return 0;
+}
 
 static int
 ctltrace(Ctl *c)
@@ -366,6 +443,7 @@ ctlwatch(Ctl *c)
 static int
 ctlstart(Ctl *c)
 {
+	actstart(c->d);
 	ast(&c->d->started, 1);
 	return Errnone;
 }
@@ -414,7 +492,7 @@ ctlrun(Dev *d, char *line, uint32_t pid)
 		return 0;
 	while (*p) {
 		/* a predicate keeps its spaces: stop splitting at it */
-		if ((c.nf == 3 && streq(c.f[0], "trace") && streq(c.f[2], "pred")) || (c.nf == 1 && streq(c.f[0], "agg"))) {
+		if ((c.nf == 3 && restword(&c)) || (c.nf == 1 && streq(c.f[0], "agg"))) {
 			c.rest = p;
 			p += slen(p);
 			break;
@@ -428,8 +506,8 @@ ctlrun(Dev *d, char *line, uint32_t pid)
 	for (cmd = ctlcmds; cmd < ctlcmds + nelem(ctlcmds); cmd++) {
 		if (!streq(cmd->name, c.f[0]))
 			continue;
-		/* pred takes the rest of the line, spaces and all */
-		if ((c.nf >= 3 && streq(cmd->name, "trace") && streq(c.f[2], "pred")) || streq(cmd->name, "agg"))
+		/* pred and the actions take the rest of the line, spaces and all */
+		if (restword(&c) || streq(cmd->name, "agg"))
 			err = cmd->fn(&c);
 		else if (c.nf < cmd->minf || c.nf > cmd->maxf || *p)
 			err = Errnargs;

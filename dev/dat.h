@@ -19,10 +19,12 @@ typedef struct Wring Wring;
 typedef struct Merge Merge;
 typedef struct Trace Trace;
 typedef struct Sess Sess;
+typedef struct Act Act;
+typedef struct Spec Spec;
 
 enum {
 	Magic = 0x65636172747665ull & 0xffffffff,	/* "devtrace" */
-	Version = 8,	/* 4: the buffer policy (policy, waitms, stalled, dropped); 5: aggregations; 6: writers' rings (nring, Wring); 7: the host's rules (rules, textbase); 8: sessions (nsess, Sess) */
+	Version = 9,	/* 9: triggers and speculations (Act, Spec); 4: the buffer policy (policy, waitms, stalled, dropped); 5: aggregations; 6: writers' rings (nring, Wring); 7: the host's rules (rules, textbase); 8: sessions (nsess, Sess) */
 	Tidbound = 0x80000000u,	/* Wring.tid of a host's static writer (devwriterbind): no thread has it */
 	Range = 1,	/* Trace.kind: an address range */
 	Glob,		/*	a pattern over symbol names */
@@ -92,8 +94,55 @@ struct Sess {
 	uint32_t pid;		/* the process that cloned it: the session is reaped when it is gone */
 	uint32_t nopen;		/* opens of its ctl, clone's included: the last close ends it */
 	uint32_t used;		/* was live once: its Dev is made fresh before it is used again */
-	uint32_t pad[3];
+	uint32_t serial;	/* the count of clones made when this one was: tells a file of an earlier session on this place */
+	uint32_t pad[2];
 };
+
+/*
+ * A trace's action (act.c, actctl.c): a trigger or a speculation's
+ * step, fired by the trace's hits that pass its predicate and the
+ * action's own.  One of each class (trigger, speculate, commit,
+ * discard) a trace; written again, it is replaced (a trigger re-armed).
+ */
+enum {
+	Specnone = 0xffffffffu,	/* Writer.spec: speculating with no Spec free: its records are counted, not held */
+	Nact = 16,	/* actions a device holds: bits of Tsel.act */
+	Nspec = 16,	/* threads speculating at once */
+	Specrec = 256,	/* records one speculation holds */
+	Aftermax = 1000000000,	/* trigger stop after N: N at most */
+	/* Act.kind */
+	Atrigstop = 0, Atrigstart, Aspec, Acommit, Adiscard, Nactkind,
+	/* Dev.actcount */
+	Kheld = 0,	/* records held by speculations */
+	Kcommitted,	/* held records a commit wrote */
+	Kdiscarded,	/* held records a discard (or a new speculate, or a dead owner) dropped */
+	Knoroom,	/* records a speculation had no room for */
+	Kwaiting,	/* records not written: a start trigger not fired yet, a stop trigger's after spent */
+	Nactcount,
+};
+
+struct Act {
+	uint32_t gen;		/* 0: free; else the trace's generation when made (any nonzero) */
+	uint32_t tslot;		/* the trace it belongs to */
+	uint32_t kind;		/* Atrigstop ... Adiscard */
+	uint32_t haspred;
+	uint64_t after;		/* Atrigstop: records kept after the trigger's own */
+	uint32_t fired;		/* triggers: fired once, until re-armed */
+	uint32_t tid;		/* when fired: the hit's thread, pc and ticks */
+	uint64_t pc, ticks;
+	char predsrc[Predmax];
+	Prog pred;		/* run checked (predrun): the block is untrusted */
+};
+
+/* one thread's speculation: its owner alone writes it */
+struct Spec {
+	uint32_t tid;		/* owner; 0: free */
+	uint32_t n;		/* records held */
+	uint32_t flushing;	/* a commit writes them: its records are the thread's again */
+	uint32_t pad0;
+	uint64_t pad[6];
+	Rec rec[Specrec];
+} __attribute__((aligned(64)));
 
 /* the top level's counts of sessions, Sess.count */
 enum {
@@ -153,6 +202,14 @@ struct Dev {
 	uint32_t pad1;
 	uint64_t sesscount[Nsesscount];
 	Sess sess[Nsess];	/* the top level's table; 0 in a session's Dev */
+
+	/* triggers and speculations (act.c, spec.c) */
+	uint32_t trigwait;	/* a start trigger is armed: records wait for it */
+	uint32_t trigcount;	/* a stop trigger fired: trigleft records more are kept, then none */
+	uint64_t trigleft;
+	uint64_t actcount[Nactcount];
+	Act act[Nact];
+	Spec spec[Nspec];
 
 	Slot slot[];		/* the shared ring: 1<<logmax of them; then Wring[nring], then each ring's 1<<logmax slots */
 };

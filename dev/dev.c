@@ -76,10 +76,11 @@ devok(const Dev *d, size_t n)
 }
 
 void
-devsizes(const Dev *d, uint32_t *logmax, uint32_t *nring)
+devsizes(const Dev *d, uint32_t *logmax, uint32_t *nring, uint32_t *nsess)
 {
 	*logmax = rld(&d->logmax);
 	*nring = rld(&d->nring);
+	*nsess = rld(&d->nsess);
 }
 
 uint32_t *

@@ -78,6 +78,7 @@ struct Writer {
 	uint32_t ring;		/* 1 + the index of its own ring; 0: none, it writes the shared ring */
 	struct Wring *wr;	/* its ring's header and slots, placed by the host's sizes */
 	struct Slot *ws;
+	uint32_t spec;		/* 1 + the index of its speculation (dev/spec.c); 0: none */
 };
 
 /*
@@ -140,7 +141,9 @@ struct Tsel {
 	Prog pred;		/* a validated private copy of the trace's predicate */
 	uint32_t aggin, aggout;	/* aggregations fired at its entries, at its exits: bits of slots (dev/agg.h) */
 	uint32_t norec;		/* its hits write no records: aggregated alone */
-	uint32_t plain;		/* devtsel's: no predicate, no aggregation, records on: dev/hitfast.h's one test */
+	uint32_t plain;		/* devtsel's: no predicate, no aggregation, no action, records on: dev/hitfast.h's one test */
+	uint32_t act;		/* its actions: bits of slots (dev/act.c) */
+	uint32_t more;		/* aggin | aggout | norec | act: the hit has more to do than a record */
 	Aggsel agg[Naggsel];	/* the simple ones among them, checked once here (dev/agg.c) */
 };
 
@@ -204,7 +207,7 @@ extern const Devfile devfiles[Nfile];
 size_t	devsize(int logmax, int nring);	/* nring writers' rings and the shared ring, 1<<logmax records each at most */
 void	devinit(Dev *d, int logmax, int nring, uint64_t hz);
 int	devok(const Dev *d, size_t n);		/* magic, version and size check for a mapped device */
-void	devsizes(const Dev *d, uint32_t *logmax, uint32_t *nring);	/* as the block says: a host checks them against its mapping */
+void	devsizes(const Dev *d, uint32_t *logmax, uint32_t *nring, uint32_t *nsess);	/* as the block says: a host checks them against its mapping */
 
 /*
  * Sessions (dev/sess.c): session n (1..hostnsess) is a Dev of its own,
@@ -222,6 +225,8 @@ int	devsessopen(Dev *d, uint32_t n, uint32_t uid, int others);	/* one more open 
 int	devsessclose(Dev *d, uint32_t n);	/* an open of its ctl closed: the last one ends the session */
 int	devsessremove(Dev *d, uint32_t n, uint32_t uid);	/* end it now: 0, or Enoent, Eacces */
 uint32_t	devsessreap(Dev *d);		/* end the sessions whose holder is gone: how many */
+int	devsessowner(Dev *d, uint32_t n, uint32_t *uid, uint32_t *serial);	/* a live session's owner, and its serial (which clone made it): 0, or Enoent */
+void	devsesschanged(Dev *d);		/* a session's control state changed: the top level's generation moves, so hosts apply it */
 
 /* control side: the host holds its lock */
 int	devctl(Dev *d, const char *buf, size_t n, uint32_t pid);	/* whole lines, the last may lack its newline: 0 or an E error; reason in deverr() */

@@ -30,6 +30,8 @@
 	X(Errntrace,	Enospc,	"too many traces") \
 	X(Errpredform,	Einval,	"predicate must be /expression/") \
 	X(Errpredlong,	E2big,	"predicate too long") \
+	X(Erractform,	Einval,	"expected trace NAME trigger stop [after N] [/pred/], trigger start [/pred/], speculate|commit|discard [/pred/], or actions clear") \
+	X(Erractfull,	Enospc,	"too many actions") \
 	/* size, logsize, testtracein, watch, open */ \
 	X(Errsize,	Einval,	"bad size") \
 	X(Errsizerange,	Einval,	"size out of range") \

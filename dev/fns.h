@@ -12,12 +12,16 @@
  *	dev.c		set up, the reader rule, the host's rules
  *	aggctl.c	the agg command, the aggregations' state lines
  *	aggfmt.c	the aggregations as text	(devaggs)
+ *	actctl.c	a trace's actions (triggers, speculations), the control side
  *	trace.c		the trace table: lookup, publish
  *	read.c		the record file: devread, devreadraw, devreadring, devfmt
  *	merge.c		one read's merge of every ring by time
  *	hit.c		the hook side: select, filter, hit
  *	agg.c		aggregations, the hook side
+ *	act.c		a trace's actions, the hook side
  *	record.c	a record to its ring, by the policy	(devrecord)
+ *	spec.c		speculations' held records
+ *	trig.c		what a fired or armed trigger does to records
  *	ring.c		the shared ring
  *	wring.c		the writers' rings
  *	blockwait.c	policy block's wait for the reader
@@ -44,6 +48,13 @@ int	aggctl(Dev *d, char *line, char *err, size_t nerr);	/* "agg ..." after the w
 void	aggdetach(Dev *d, int slot);	/* the trace is removed: so are its aggregations */
 void	aggstate(Dev *d, struct Buf *b, int counters);	/* the commands that rebuild them (0), or their counters (1) */
 
+/* actctl.c */
+int	actset(Dev *d, int slot, uint32_t kind, uint64_t after, const Prog *pred, const char *src);	/* make or replace the trace's action of that class: Errnone or an error */
+void	actdetach(Dev *d, int slot);	/* the trace is removed, or its actions cleared */
+void	actstart(Dev *d);	/* start: a stop trigger's count is over */
+void	actstate(Dev *d, struct Buf *b, int slot, const char *name);	/* the trace's actions as lines, #triggered lines */
+void	actcounts(Dev *d, struct Buf *b);	/* the speculations' and triggers' counters, once any is used */
+
 /* trace.c */
 Trace	*tracelookup(Dev *d, const char *name);	/* the trace of that name, or nil */
 Trace	*tracerange(Dev *d, uint64_t pc);	/* the range trace that holds pc, or nil */
@@ -59,6 +70,19 @@ int	agghit(Dev *d, const Tsel *sel, Hit *h);	/* aggregate a hit that passed the 
 void	aggtsel(Dev *d, int slot, Tsel *sel);	/* which aggregations fire at the trace's hits */
 int	aggqbucket(uint64_t v);		/* quantize's bucket of a value */
 int64_t	aggqlow(int b);			/* and its lower bound */
+
+/* act.c */
+uint32_t	actsel(Dev *d, int slot);	/* the trace's actions: bits for Tsel.act */
+int	acthit(Dev *d, const Tsel *sel, Hit *h);	/* a hit that passed the predicate: 1 if they took its record */
+
+/* spec.c */
+Spec	*specof(Dev *d, const Writer *w, uint32_t tid);	/* the thread's speculation, or nil */
+Spec	*specclaim(Dev *d, uint32_t tid);	/* its own, a free one, a dead owner's; nil: none free */
+int	specrecord(Dev *d, const Hit *h);	/* 1: the record is held (or counted: no room); 0: write it */
+uint32_t	specend(Spec *s);	/* free again: the records it held */
+
+/* trig.c */
+int	trigrecord(Dev *d);	/* 1: write the record; 0: a trigger keeps it back (counted) */
 
 /* ring.c: the shared ring, and the checks, resets and counts of every ring */
 extern const char *const policynames[Npolicy];	/* Pring, Pfill, Pblock by name */

@@ -91,7 +91,9 @@ devtsel(Dev *d, int slot, Tsel *sel)
 	sel->exitknown = sel->haspred == 1 &&
 		!(predvars(&sel->pred) & (1u << Vretval | 1u << Vtimestamp | 1u << Vcpu | 1u << Vdur));
 	aggtsel(d, slot, sel);
-	sel->plain = sel->haspred == 0 && (sel->aggin | sel->aggout | sel->norec) == 0;
+	sel->act = actsel(d, slot);
+	sel->more = sel->aggin | sel->aggout | sel->norec | sel->act;
+	sel->plain = sel->haspred == 0 && sel->more == 0;
 	return 1;
 }
 
@@ -124,8 +126,11 @@ decide(Dev *d, Hit *h, uint32_t gen)
 		writerclaim(d, w, h->tid);	/* a shard, a ring of its own, else the shared ring */
 	else if (w->wr == 0)
 		writerring(d, w, h->tid);	/* none was free: asked again at each control change, not at each hit */
-	/* a policy other than ring makes devrecord's one compare fail: no cost to ring's path */
-	w->ringlim = rld(&d->policy) == Pring ? w->lim : 0;
+	/*
+	 * a policy other than ring, a speculation, a trigger armed or counting
+	 * make devrecord's one compare fail: no cost to ring's path
+	 */
+	w->ringlim = rld(&d->policy) == Pring && !w->spec && !ald(&d->trigwait) && !ald(&d->trigcount) ? w->lim : 0;
 	w->watched = devwatched(d, h->pid, h->tid);
 	w->gen = gen;
 	return w->watched;
@@ -167,6 +172,21 @@ pred(Dev *d, const Tsel *sel, const Hit *h)
 	return r == 1;
 }
 
+/*
+ * A hit that passed the predicate, with aggregations or actions:
+ * Hrecord|Hfollow as agghit says; the actions run before its record,
+ * which a speculation's end takes (act.c).
+ */
+static __attribute__((noinline)) int
+more(Dev *d, const Tsel *sel, Hit *h)
+{
+	int r = sel->aggin | sel->aggout | sel->norec ? agghit(d, sel, h) : Hrecord|Hfollow;
+
+	if (sel->act && acthit(d, sel, h))
+		r &= ~Hrecord;
+	return r;
+}
+
 /* the predicate on the exit of the call h enters: the same hit with no arguments and no retval */
 static int
 exittrue(Dev *d, const Tsel *sel, Hit *h)
@@ -198,7 +218,7 @@ devfilter(Dev *d, const Tsel *sel, Hit *h)
 		return 0;
 	}
 	if (sel->haspred == 0 || (sel->haspred == 1 && pred(d, sel, h)))
-		return sel->aggin | sel->aggout | sel->norec ? agghit(d, sel, h) : Hrecord|Hfollow;
+		return sel->more ? more(d, sel, h) : Hrecord|Hfollow;
 	/* rejected: the exit is followed unless its answer is known now, and false */
 	if (sel->haspred == 1 && (!sel->exitknown || exittrue(d, sel, h))) {
 		dropped(d, h, 1);
@@ -217,7 +237,7 @@ devhit(Dev *d, const Tsel *sel, Hit *h)
 		dropped(d, h, 1);
 		return 0;
 	}
-	if ((sel->aggin | sel->aggout | sel->norec) && !(agghit(d, sel, h) & Hrecord))
+	if (sel->more && !(more(d, sel, h) & Hrecord))
 		return 0;	/* aggregated alone */
 	devrecord(d, h);
 	return 1;

@@ -207,3 +207,18 @@ streqn(const char *a, const char *b, size_t n)
 			return 1;
 	return 0;
 }
+
+/*
+ * Print a string of the block: at most n-1 bytes, whatever another
+ * process wrote since statecheck (no NUL, a newline): never past it.
+ */
+void
+bputn(Buf *b, const char *s, size_t n, int spaces)
+{
+	size_t i;
+	char c;
+
+	for (i = 0; i < n - 1 && (c = s[i]) != 0; i++)
+		bputc(b, (unsigned char)c >= 0x7f || ((unsigned char)c < ' ' && !(spaces && c == '\t')) ||
+			(c == ' ' && !spaces) ? '?' : c);
+}

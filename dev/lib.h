@@ -42,6 +42,7 @@ int	streqn(const char *a, const char *b, size_t n);	/* a equals b, reading at mo
 void	scopy(char *dst, const char *src, size_t n);
 void	bputc(Buf *b, char c);
 void	bputs(Buf *b, const char *s);
+void	bputn(Buf *b, const char *s, size_t n, int spaces);	/* the block's string of n bytes: n-1 at most, a byte no command writes as ? */
 void	bputhex(Buf *b, uint64_t v);
 void	bputdec(Buf *b, uint64_t v);
 void	bputnul(Buf *b);	/* a NUL after the text, or in the last byte if it did not fit */

@@ -13,8 +13,10 @@
 #include "dev/slot.h"
 
 /*
- * No Writer of this device, a log past its bound, or a policy other than
- * ring: ask the host, count damage, then as the policy says.
+ * No Writer of this device, a log past its bound, a policy other than
+ * ring, a speculation or a trigger: a speculating thread's record is
+ * held (spec.c), a trigger may keep it back (trig.c); then ask the
+ * host, count damage, and write as the policy says.
  */
 static __attribute__((noinline)) void
 recordslow(Dev *d, const Hit *h)
@@ -22,6 +24,8 @@ recordslow(Dev *d, const Hit *h)
 	const Writer *w = h->w;
 	uint32_t log = rld(&d->log), waitms = Waitdef, lim, p;
 
+	if (specrecord(d, h) || !trigrecord(d))
+		return;
 	/* the Writer keeps the host's bound: asked of the host only without one */
 	lim = w && w->d == d ? w->lim : hostlogmax(d);
 	if (log > lim) {	/* a log past the mapping is damage, not an index */

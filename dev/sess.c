@@ -153,8 +153,9 @@ devclone(Dev *d, uint32_t uid, uint32_t pid)
 	e->pid = pid;
 	e->nopen = 1;
 	e->used = 1;
-	ast(&e->live, 1);
 	d->sesscount[Smade]++;
+	e->serial = (uint32_t)d->sesscount[Smade];
+	ast(&e->live, 1);
 	ctlchanged(d);
 	return n;
 }
@@ -216,6 +217,29 @@ devsessremove(Dev *d, uint32_t n, uint32_t uid)
 		return err;
 	end(d, n, Sended);
 	return 0;
+}
+
+int
+devsessowner(Dev *d, uint32_t n, uint32_t *uid, uint32_t *serial)
+{
+	Sess *e = entry(d, n);
+
+	if (e == 0 || !ald(&e->live))
+		return Enoent;
+	*uid = e->uid;
+	*serial = e->serial;
+	return 0;
+}
+
+/*
+ * A host follows the top level's control generation alone (the
+ * runtime's control thread sleeps on it): a change of a session's
+ * traces moves it too.
+ */
+void
+devsesschanged(Dev *d)
+{
+	ctlchanged(d);
 }
 
 /* the top level's state line, once a session was made: live, and the counts */

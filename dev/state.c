@@ -54,21 +54,6 @@ fixfield(Dev *d, char *s, size_t n, int spaces)
 		corrupt(d);
 }
 
-/*
- * Print a string of the block: at most n-1 bytes, whatever another
- * process wrote since statecheck (no NUL, a newline): never past it.
- */
-static void
-bputn(Buf *b, const char *s, size_t n, int spaces)
-{
-	size_t i;
-	char c;
-
-	for (i = 0; i < n - 1 && (c = s[i]) != 0; i++)
-		bputc(b, (unsigned char)c >= 0x7f || ((unsigned char)c < ' ' && !(spaces && c == '\t')) ||
-			(c == ' ' && !spaces) ? '?' : c);
-}
-
 /* a byte the error text may hold: printable, or the tab of a predicate and the newline before its caret */
 static int
 errbyte(char c)
@@ -172,6 +157,7 @@ devstate(Dev *d, char *buf, size_t n)
 			bputn(&b, t->predsrc, Predmax, 1);
 			bputs(&b, "/\n");
 		}
+		actstate(d, &b, t - d->trace, t->name);
 	}
 	aggstate(d, &b, 0);
 	bputs(&b, "watch 0\n");
@@ -194,6 +180,7 @@ devstate(Dev *d, char *buf, size_t n)
 	for (i = 0; i < nelem(counters); i++)
 		bputline(&b, counters[i].name, rld(&d->count[counters[i].counter]));
 	aggstate(d, &b, 1);
+	actcounts(d, &b);
 	bputline(&b, "#hz ", d->hz);
 	for (i = 0; i < Nreader; i++)
 		if (d->reader[i])

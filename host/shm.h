@@ -51,6 +51,14 @@ ssize_t	shmtake(Shm *s, Reader *r, char *buf, size_t n);	/* never waits: 0 with 
 ssize_t	shmtakering(Shm *s, Reader *r, uint32_t ring, Rec *out, size_t n);	/* devreadring under the lock: one source, unmerged; never waits: 0 with r->wait set if one is being written; -1 (errno) if the lock was not had */
 uint32_t	shmnring(Shm *s);	/* the writers' rings the mapping has: sources 0..nring-1, then the shared ring */
 int	shmreader(Shm *s, uint32_t pid, int open);	/* 0 or errno */
+/* sessions (dev/sess.c), under the lock: shmsess.c */
+int	shmclone(Shm *s, uint32_t uid, uint32_t pid, char *err, size_t nerr);	/* a new session of uid's, held by pid: its number N, or -errno (the reason in err) */
+Shm	*shmsess(Shm *s, uint32_t n);	/* a handle on live session n, for every function here; NULL (errno ENOENT) otherwise; shmunmap frees it */
+int	shmsessopen(Shm *s, uint32_t n, uint32_t uid, int others);	/* one more open of its ctl: 0 or errno (ENOENT, EACCES) */
+int	shmsessclose(Shm *s, uint32_t n);	/* one less: the last ends it; 0 or errno */
+int	shmsessremove(Shm *s, uint32_t n, uint32_t uid, char *err, size_t nerr);	/* end it now: 0 or errno */
+int	shmsessreap(Shm *s);	/* end those whose holder is gone: how many, or -errno */
+int	shmsessowner(Shm *s, uint32_t n, uint32_t *uid, uint32_t *serial);	/* a live session's owner and serial (which clone made it): 0 or ENOENT; lock-free */
 /* the futex words: shmlock.c */
 void	shmwake(Shm *s);	/* after a change: wake every process waiting on the control generation */
 int	shmwait(Shm *s, uint32_t gen, int ms);	/* wait while the generation is gen; 0 on change */

@@ -36,7 +36,8 @@ _Static_assert(sizeof(Hdr) <= Shmhdr, "the header fits its page");
 /* one process's mapping of a device */
 struct Shm {
 	Hdr *h;
-	Dev *d;		/* at h + Shmhdr */
+	Dev *d;		/* at h + Shmhdr; a session's handle: its Dev (shmsess.c) */
+	Dev *top;	/* at h + Shmhdr: the block's top level, whose lock and generation every session shares */
 	size_t size;	/* of the mapping */
 	uint32_t holder;	/* the tid of this process's thread that holds h->lock by this handle, or 0 */
 };

@@ -104,9 +104,14 @@ shmunlock(Shm *s)
 		futex(&s->h->lock, FUTEX_WAKE, 1, NULL);
 }
 
+/* a session's change moves the top level's generation too: the runtime sleeps on that one (shmsess.c) */
 void
 shmwake(Shm *s)
 {
+	if (s->top != s->d) {
+		devsesschanged(s->top);
+		futex(devctlgen(s->top), FUTEX_WAKE, INT32_MAX, NULL);
+	}
 	futex(devctlgen(s->d), FUTEX_WAKE, INT32_MAX, NULL);
 }
 

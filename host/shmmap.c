@@ -57,18 +57,20 @@ mapfd(int fd, size_t size)
 /*
  * What hostlogmax answers: the ring size of each device this process
  * mapped, from the size of its mapping, kept here where no other process
- * writes.  Read on a writer's first hit (hit.c: decide) and by the
- * control side, so lock-free: an entry's logmax is stored before its d.
+ * writes; and for each of its sessions' Devs, placed by those sizes
+ * (devsessoff).  Read on a writer's first hit (hit.c: decide) and by the
+ * control side, so lock-free: an entry's sizes are stored before its d.
  */
 enum { Nmap = 32 };
 static struct {
 	Dev *d;
 	uint32_t logmax;
 	uint32_t nring;
+	uint32_t nsess;
 } maps[Nmap];
 
 static void
-remember(Dev *d, int l, int nring)
+remember(Dev *d, int l, int nring, int nsess)
 {
 	static uint32_t next;
 	Dev *none;
@@ -91,17 +93,18 @@ remember(Dev *d, int l, int nring)
 found:
 	maps[i].logmax = l;
 	maps[i].nring = nring;
+	maps[i].nsess = nsess;
 	__atomic_store_n(&maps[i].d, d, __ATOMIC_RELEASE);
 }
 
-/* the process made the block itself: its nring is as it set it */
+/* the process made the block itself: its nring is as it set it, no sessions */
 void
 shmprivate(Dev *d, int logmax)
 {
-	uint32_t l, n;
+	uint32_t l, n, ns;
 
-	devsizes(d, &l, &n);
-	remember(d, logmax, n <= Nringmax ? n : 0);
+	devsizes(d, &l, &n, &ns);
+	remember(d, logmax, n <= Nringmax ? n : 0, 0);
 }
 
 static void
@@ -114,46 +117,64 @@ forget(Dev *d)
 			__atomic_store_n(&maps[i].d, NULL, __ATOMIC_RELEASE);
 }
 
-/* d's entry, or -1 for a block this process did not map */
+/*
+ * d's entry: a block this process mapped (*sess 0), or one of its
+ * sessions' Devs (*sess 1..nsess); -1 for anything else, where every
+ * size in it is damage.
+ */
 static int
-mapof(const Dev *d)
+mapof(const Dev *d, uint32_t *sess)
 {
+	uint32_t n;
+	size_t off;
+	Dev *top;
 	int i;
 
-	for (i = 0; i < Nmap; i++)
-		if (__atomic_load_n(&maps[i].d, __ATOMIC_ACQUIRE) == d)
-			return i;
+	for (i = 0; i < Nmap; i++) {
+		top = __atomic_load_n(&maps[i].d, __ATOMIC_ACQUIRE);
+		if (top == NULL || top == (Dev *)1 || (const char *)d < (const char *)top)
+			continue;	/* free, or being filled */
+		off = (const char *)d - (const char *)top;
+		for (n = 0; n <= maps[i].nsess; n++)
+			if (off == (n == 0 ? 0 : devsessoff(maps[i].logmax, maps[i].nring, n))) {
+				*sess = n;
+				return i;
+			}
+	}
 	return -1;
 }
 
-/* 0 for a block this process did not map: then every size in it is damage */
 uint32_t
 hostlogmax(const Dev *d)
 {
-	int i = mapof(d);
+	uint32_t s;
+	int i = mapof(d, &s);
 
-	return i < 0 ? 0 : maps[i].logmax;
+	return i < 0 ? 0 : s == 0 ? maps[i].logmax : (uint32_t)devsesslog(maps[i].logmax);
 }
 
 uint32_t
 hostnring(const Dev *d)
 {
-	int i = mapof(d);
+	uint32_t s;
+	int i = mapof(d, &s);
 
 	return i < 0 ? 0 : maps[i].nring;
 }
 
-/* the user-space block holds no sessions yet: clone is refused (too many sessions) */
+/* the sessions a block this process mapped has room for; 0 in a session's Dev */
 uint32_t
 hostnsess(const Dev *d)
 {
-	(void)d;
-	return 0;
+	uint32_t s;
+	int i = mapof(d, &s);
+
+	return i < 0 || s != 0 ? 0 : maps[i].nsess;
 }
 
-/* l and nring: the sizes the block was made with, checked against the mapping's size by the caller */
+/* l, nring, nsess: the sizes the block was made with, checked against the mapping's size by the caller */
 static Shm *
-handle(Hdr *h, size_t size, int l, int nring)
+handle(Hdr *h, size_t size, int l, int nring, int nsess)
 {
 	Shm *s;
 
@@ -165,7 +186,8 @@ handle(Hdr *h, size_t size, int l, int nring)
 	s->d = (Dev *)((char *)h + Shmhdr);
 	s->size = size;
 	s->holder = 0;
-	remember(s->d, l, nring);
+	s->top = s->d;
+	remember(s->d, l, nring, nsess);
 	return s;
 }
 
@@ -179,7 +201,7 @@ Dev *
 shmcreate(const char *dir, int logmax, uint64_t hz, Shm **hdr)
 {
 	char path[PATH_MAX], syms[PATH_MAX], priv[PATH_MAX];
-	size_t size = Shmhdr + devsize(logmax, Nringdef);
+	size_t size = Shmhdr + devblocksize(logmax, Nringdef, Nsess);
 	Hdr *h;
 	Shm *s;
 	int fd;
@@ -192,7 +214,7 @@ shmcreate(const char *dir, int logmax, uint64_t hz, Shm **hdr)
 	unlink(syms);
 	if ((fd = shmopenfile(path, O_RDWR|O_CREAT|O_EXCL, 0600)) < 0)
 		return NULL;
-	if (ftruncate(fd, size) < 0 || (h = mapfd(fd, size)) == NULL || (s = handle(h, size, logmax, Nringdef)) == NULL) {
+	if (ftruncate(fd, size) < 0 || (h = mapfd(fd, size)) == NULL || (s = handle(h, size, logmax, Nringdef, Nsess)) == NULL) {
 		close(fd);
 		unlink(path);
 		return NULL;
@@ -201,7 +223,8 @@ shmcreate(const char *dir, int logmax, uint64_t hz, Shm **hdr)
 	if ((fd = shmopenfile(syms, O_WRONLY|O_CREAT|O_EXCL, 0600)) >= 0)
 		close(fd);
 	devinit(s->d, logmax, Nringdef, hz);
-	h->devsize = devsize(logmax, Nringdef);
+	devsessinit(s->d, Nsess);
+	h->devsize = size - Shmhdr;
 	h->serverpid = getpid();
 	snprintf(h->dir, sizeof h->dir, "%s", dir);
 	__atomic_store_n(&h->alive, 1, __ATOMIC_RELEASE);
@@ -218,7 +241,7 @@ mapdev(const char *dir, int served, Shm **hdr, uint64_t *ino)
 	struct stat st;
 	Hdr *h;
 	Dev *d;
-	uint32_t l, n;
+	uint32_t l, n, ns;
 	int fd;
 
 	if (shmpath(dir, "", path, sizeof path) < 0)
@@ -242,12 +265,12 @@ mapdev(const char *dir, int served, Shm **hdr, uint64_t *ino)
 	 * mapping: any pair that makes its size places every ring inside it.
 	 */
 	d = (Dev *)((char *)h + Shmhdr);
-	devsizes(d, &l, &n);
-	if (l < Logmin || l > Logmax || n > Nringmax || Shmhdr + devsize(l, n) != (uint64_t)st.st_size) {
+	devsizes(d, &l, &n, &ns);
+	if (l < Logmin || l > Logmax || n > Nringmax || ns > Nsess || Shmhdr + devblocksize(l, n, ns) != (uint64_t)st.st_size) {
 		munmap(h, st.st_size);
 		return NULL;
 	}
-	if ((*hdr = handle(h, st.st_size, l, n)) == NULL)
+	if ((*hdr = handle(h, st.st_size, l, n, ns)) == NULL)
 		return NULL;
 	if (ino)
 		*ino = st.st_ino;
@@ -286,6 +309,10 @@ shmserverpid(Shm *s)
 void
 shmunmap(Shm *s)
 {
+	if (s->top != s->d) {	/* a session's handle (shmsess.c): the mapping is the top level's */
+		free(s);
+		return;
+	}
 	forget(s->d);
 	munmap(s->h, s->size);
 	free(s);

@@ -38,6 +38,32 @@ watched(Dev *d)
 	return r;
 }
 
+/* a fresh View of n sites, with a part for each live session (sd[n-1] not nil), every site slot -1 */
+static View *
+viewnew(uint32_t n, Dev **sd)
+{
+	size_t head = (sizeof(View) + 2 * (size_t)n + 7) & ~(size_t)7, part = (sizeof(Vsess) + n + 7) & ~(size_t)7;
+	char *next;
+	View *v;
+	uint32_t j, ns = 0;
+
+	for (j = 0; j < Nsess; j++)
+		ns += sd[j] != NULL;
+	if ((v = calloc(1, head + ns * part)) == NULL)
+		return NULL;
+	v->nsite = n;
+	memset(v->slot, -1, n);
+	next = (char *)v + head;
+	for (j = 0; j < Nsess; j++)
+		if (sd[j] != NULL) {
+			v->sess[j] = (Vsess *)next;
+			v->sess[j]->slot = (int8_t *)(v->sess[j] + 1);
+			memset(v->sess[j]->slot, -1, n);
+			next += part;
+		}
+	return v;
+}
+
 static int
 select1(Dev *d, uint32_t i)
 {
@@ -48,9 +74,35 @@ select1(Dev *d, uint32_t i)
 }
 
 /*
+ * A live session's part: its traces, the sites they select, and in the
+ * sites' masks bit b where the session wants the site on.  Its
+ * selections are made afresh at every change: sessions are few, and a
+ * change of theirs is rare.
+ */
+static void
+sessapply(View *v, Vsess *p, Dev *d, uint32_t b)
+{
+	uint8_t *mask = sitemask(v);
+	int k, on;
+	uint32_t i;
+
+	p->d = d;
+	for (k = 0; k < Ntrace; k++)
+		p->has[k] = devtsel(d, k, &p->sel[k]);
+	on = watched(d) && devstarted(d);
+	for (i = 0; i < v->nsite; i++) {
+		p->slot[i] = select1(d, i);
+		k = p->slot[i];
+		if (on && k >= 0 && p->has[k] && devsiteon(d, &p->sel[k]))
+			mask[i] |= b;
+	}
+}
+
+/*
  * A new View from the device's state, then the sites' bytes.  The
  * lock is held.  Trace selection is redone only when a trace came or
- * went; otherwise only on/off changes.
+ * went; otherwise only on/off changes.  A site is on if the top level
+ * or a session wants it.
  */
 void
 apply(void)
@@ -60,16 +112,18 @@ apply(void)
 	View *v, *old = rt.view;
 	uint8_t *val = NULL, want;
 	int k, same, np = 0;
+	Dev *sd[Nsess];
+	uint32_t j;
 	Tsel *sel;
 
-	if ((v = calloc(1, sizeof *v + n)) == NULL)
+	for (j = 0; j < Nsess; j++)
+		sd[j] = d ? devsess(d, j + 1) : NULL;
+	if ((v = viewnew(n, sd)) == NULL)
 		return;
 	v->d = d;
-	v->nsite = n;
 	v->epoch = ++rt.epoch;
 	if ((v->epoch & 0x1ff) == 0)
 		memset(rt.classic, 0, sizeof rt.classic);
-	memset(v->slot, -1, n);
 	if (d) {
 		same = old && old->d == d;
 		for (k = 0; k < Ntrace; k++) {
@@ -82,6 +136,9 @@ apply(void)
 		v->active = watched(d) && devstarted(d);
 		for (i = 0; i < n; i++)
 			v->slot[i] = same && i < old->nsite ? old->slot[i] : select1(d, i);
+		for (j = 0; j < Nsess; j++)
+			if (v->sess[j])
+				sessapply(v, v->sess[j], sd[j], 1u << j);
 	}
 	ast(&rt.view, v);
 	if (n > 0 && ((idx = malloc(n * sizeof *idx)) == NULL || (val = malloc(n)) == NULL)) {
@@ -91,7 +148,7 @@ apply(void)
 	for (i = 0; idx && i < n; i++) {
 		k = v->slot[i];
 		sel = k >= 0 && v->has[k] ? &v->sel[k] : NULL;
-		want = v->active && sel && devsiteon(d, sel);
+		want = (v->active && sel && devsiteon(d, sel)) || sitemask(v)[i] != 0;
 		if (want != siteat(i)->on) {
 			idx[np] = i;
 			val[np++] = want;

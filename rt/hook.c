@@ -38,7 +38,7 @@ hookslow(Thr *t, Dev *d, const Tsel *sel, uint32_t idx, uint64_t pc, uintptr_t *
 	h.a[3] = regs[Rarg0 + 3];
 	if (!((r = devfilter(d, sel, &h)) & Hfollow))
 		return;	/* dropped, or the exit decided already */
-	if (unlikely((f = shadowpush(t, d, slot, idx)) == NULL))
+	if (unlikely((f = shadowpush(t, d, slot, idx, 1)) == NULL))
 		return;
 	h.depth = f->depth;
 	f->ticks = ticks;
@@ -48,11 +48,12 @@ hookslow(Thr *t, Dev *d, const Tsel *sel, uint32_t idx, uint64_t pc, uintptr_t *
 
 /* the usual hit's E record went past the writer's own ring: a Hit for devrecord */
 static __attribute__((noinline)) void
-recslow(Thr *t, Dev *d, uint64_t pc, uint64_t ticks, uint32_t depth, int exit, const uint64_t *a, uint64_t dur)
+recslow(Thr *t, Dev *d, Writer *w, uint64_t pc, uint64_t ticks, uint32_t depth, int exit, const uint64_t *a, uint64_t dur)
 {
 	Hit h;
 
 	hitfill(&h, t, pc, ticks, depth, exit);
+	h.w = w;
 	h.a[0] = a[0];
 	if (!exit) {
 		h.a[1] = a[1];
@@ -61,6 +62,86 @@ recslow(Thr *t, Dev *d, uint64_t pc, uint64_t ticks, uint32_t depth, int exit, c
 	}
 	h.dur = dur;
 	devrecord(d, &h);
+}
+
+/*
+ * Session n's part at a site (n 0: the top level): its Dev, the Tsel of
+ * its trace that selects the site and the thread's Writer for its Dev;
+ * 0 if it selects nothing there.
+ */
+static inline __attribute__((always_inline)) int
+part(Thr *t, View *v, uint32_t n, uint32_t site, Dev **d, const Tsel **sel, Writer **w)
+{
+	Vsess *p;
+	int k;
+
+	if (n == 0) {
+		if (v->d == NULL || (k = v->slot[site]) < 0 || !v->has[k])
+			return 0;
+		*d = v->d;
+		*sel = &v->sel[k];
+		*w = &t->w;
+		return 1;
+	}
+	if ((p = v->sess[n - 1]) == NULL || (k = p->slot[site]) < 0 || !p->has[k])
+		return 0;
+	*d = p->d;
+	*sel = &p->sel[k];
+	*w = &t->ws[n - 1];
+	return 1;
+}
+
+/*
+ * A hit of a site that sessions select: each session (and the top level)
+ * decides on its own Dev as hookslow does; the call is followed once if
+ * any of them follows it, its Frame saying which, and each of those
+ * writes its own E record in its own rings.
+ */
+static __attribute__((noinline)) void
+hookmany(Thr *t, View *v, uint32_t idx, uintptr_t *slot, uint64_t *regs, uint64_t ticks)
+{
+	Hit h[Nsess + 1];
+	Dev *d[Nsess + 1];
+	Writer *w[Nsess + 1];
+	const Tsel *sel;
+	uint32_t n, m, follow = 0, plain = 0, rec = 0;
+	uint64_t pc = siteat(idx)->pc;
+	Frame *f;
+	int r;
+
+	/* the sessions that want the site, and the top level if this process is its to trace (bit 0) */
+	for (m = (uint32_t)sitemask(v)[idx] << 1 | (v->active != 0); m != 0; m &= m - 1) {
+		n = __builtin_ctz(m);
+		if (!part(t, v, n, idx, &d[n], &sel, &w[n]))
+			continue;
+		if (hitplain(d[n], sel, w[n])) {
+			follow |= 1u << n;
+			plain |= 1u << n;
+			continue;
+		}
+		hitfill(&h[n], t, pc, ticks, t->n, 0);
+		h[n].w = w[n];
+		h[n].a[0] = regs[Rarg0];
+		h[n].a[1] = regs[Rarg0 + 1];
+		h[n].a[2] = regs[Rarg0 + 2];
+		h[n].a[3] = regs[Rarg0 + 3];
+		if (!((r = devfilter(d[n], sel, &h[n])) & Hfollow))
+			continue;
+		follow |= 1u << n;
+		if (r & Hrecord)
+			rec |= 1u << n;
+	}
+	if (follow == 0 || (f = shadowpush(t, d[__builtin_ctz(follow)], slot, idx, follow)) == NULL)
+		return;
+	f->ticks = ticks;
+	for (m = plain | rec; m != 0; m &= m - 1) {
+		n = __builtin_ctz(m);
+		if (!(plain & (1u << n))) {
+			h[n].depth = f->depth;
+			devrecord(d[n], &h[n]);
+		} else if (!devputfast(d[n], w[n], t->tid, 0, pc, ticks, regs[Rarg0], regs[Rarg0 + 1], regs[Rarg0 + 2], regs[Rarg0 + 3]))
+			recslow(t, d[n], w[n], pc, ticks, f->depth, 0, regs + Rarg0, 0);
+	}
 }
 
 /*
@@ -80,7 +161,13 @@ hookbody(Thr *t, uint32_t idx, uintptr_t *slot, uint64_t *regs, uint64_t ticks)
 	int k;
 
 	v = ald(&rt.view);
-	if (unlikely(v == NULL || (d = v->d) == NULL || idx >= v->nsite || (k = v->slot[idx]) < 0 || !v->has[k]))
+	if (unlikely(v == NULL || idx >= v->nsite))
+		return;
+	if (unlikely(sitemask(v)[idx] != 0)) {
+		hookmany(t, v, idx, slot, regs, ticks);
+		return;
+	}
+	if (unlikely((d = v->d) == NULL || (k = v->slot[idx]) < 0 || !v->has[k]))
 		return;
 	sel = &v->sel[k];
 	pc = siteat(idx)->pc;
@@ -88,11 +175,11 @@ hookbody(Thr *t, uint32_t idx, uintptr_t *slot, uint64_t *regs, uint64_t ticks)
 		hookslow(t, d, sel, idx, pc, slot, regs, ticks);
 		return;
 	}
-	if (unlikely((f = shadowpush(t, d, slot, idx)) == NULL))
+	if (unlikely((f = shadowpush(t, d, slot, idx, 1)) == NULL))
 		return;
 	f->ticks = ticks;
 	if (unlikely(!devputfast(d, &t->w, t->tid, 0, pc, ticks, regs[Rarg0], regs[Rarg0 + 1], regs[Rarg0 + 2], regs[Rarg0 + 3])))
-		recslow(t, d, pc, ticks, f->depth, 0, regs + Rarg0, 0);
+		recslow(t, d, &t->w, pc, ticks, f->depth, 0, regs + Rarg0, 0);
 }
 
 /*
@@ -142,29 +229,56 @@ lost(void)
 	abort();
 }
 
-/* the X record of frame f, returning ret: the usual hit inline, as hookbody's */
+/* the X record of frame f, returning ret, in one session's Dev: the usual hit inline, as hookbody's */
 static inline __attribute__((always_inline)) void
-exitone(Thr *t, View *v, Frame *f, uint64_t ret, uint64_t ticks)
+exitrec(Thr *t, Dev *d, const Tsel *sel, Writer *w, Frame *f, uint64_t ret, uint64_t ticks)
 {
-	Dev *d = v->d;
-	const Tsel *sel;
-	uint64_t pc;
+	uint64_t pc = siteat(f->site)->pc;
 	Hit h;
-	int k;
 
-	if (f->site >= v->nsite || (k = v->slot[f->site]) < 0 || !v->has[k])
-		return;
-	sel = &v->sel[k];
-	pc = siteat(f->site)->pc;
-	if (likely(hitplain(d, sel, &t->w))) {
-		if (unlikely(!devputfast(d, &t->w, t->tid, 1, pc, ticks, ret, 0, 0, 0)))
-			recslow(t, d, pc, ticks, f->depth, 1, &ret, ticks - f->ticks);
+	if (likely(hitplain(d, sel, w))) {
+		if (unlikely(!devputfast(d, w, t->tid, 1, pc, ticks, ret, 0, 0, 0)))
+			recslow(t, d, w, pc, ticks, f->depth, 1, &ret, ticks - f->ticks);
 		return;
 	}
 	hitfill(&h, t, pc, ticks, f->depth, 1);
+	h.w = w;
 	h.a[0] = ret;
 	h.dur = ticks - f->ticks;
 	devhit(d, sel, &h);
+}
+
+/* a frame that sessions follow: an X record for each that still selects the site */
+static __attribute__((noinline)) void
+exitmany(Thr *t, View *v, Frame *f, uint64_t ret, uint64_t ticks)
+{
+	const Tsel *sel;
+	Writer *w;
+	uint32_t n, m;
+	Dev *d;
+
+	for (m = f->sess; m != 0; m &= m - 1) {
+		n = __builtin_ctz(m);
+		if (n <= Nsess && part(t, v, n, f->site, &d, &sel, &w))
+			exitrec(t, d, sel, w, f, ret, ticks);
+	}
+}
+
+/* the X record of frame f: the top level's alone, the usual case, inline */
+static inline __attribute__((always_inline)) void
+exitone(Thr *t, View *v, Frame *f, uint64_t ret, uint64_t ticks)
+{
+	int k;
+
+	if (f->site >= v->nsite)
+		return;
+	if (unlikely(f->sess != 1)) {
+		exitmany(t, v, f, ret, ticks);
+		return;
+	}
+	if (v->d == NULL || (k = v->slot[f->site]) < 0 || !v->has[k])
+		return;
+	exitrec(t, v->d, &v->sel[k], &t->w, f, ret, ticks);
 }
 
 uintptr_t
@@ -185,7 +299,7 @@ devtrace_unhook(uintptr_t *slot, uint64_t *regs)
 	real = top->real;
 	lo = shadowchain(t, top);
 	v = rec ? ald(&rt.view) : NULL;
-	if (likely(v && v->d))
+	if (likely(v != NULL))
 		for (f = top; f >= lo; f--)	/* a tail-call chain: one X per frame; usually one frame */
 			exitone(t, v, f, regs[Rret], ticks);
 	shadowpop(t, lo);

@@ -36,6 +36,7 @@ typedef struct Sym Sym;
 typedef struct Seg Seg;
 typedef struct Obj Obj;
 typedef struct View View;
+typedef struct Vsess Vsess;
 typedef struct Frame Frame;
 typedef struct Thr Thr;
 typedef struct Rt Rt;
@@ -85,9 +86,31 @@ struct View {
 	uint32_t nsite;
 	uint8_t has[Ntrace];
 	Tsel sel[Ntrace];
+	Vsess *sess[Nsess];	/* session n's part at n-1; nil where it does not live */
 	View *old;		/* retired, waiting for a grace period */
-	int8_t slot[];		/* per site: the trace that selects it, or -1 */
+	int8_t slot[];		/* per site: the trace that selects it, or -1; then the sites' session masks (sitemask) */
 };
+
+/*
+ * A session's part of a View (dev/sess.c: a Dev of its own, after the
+ * top level's), in the View's allocation.  A site some session wants
+ * on has a bit in its mask: the hook goes the sessions' way only there.
+ */
+struct Vsess {
+	Dev *d;
+	uint8_t has[Ntrace];
+	Tsel sel[Ntrace];
+	int8_t *slot;		/* per site: the session's trace that selects it, or -1 */
+};
+
+_Static_assert(Nsess <= 8, "a site's session mask is a byte");
+
+/* bit n-1: session n wants site i on (started, watched, its trace on) */
+static inline uint8_t *
+sitemask(View *v)
+{
+	return (uint8_t *)v->slot + v->nsite;
+}
 
 struct Rt {
 	pthread_mutex_t lock;	/* the control side: objects, patching, views */

@@ -68,11 +68,11 @@ shadowforget(Thr *t, uintptr_t *slot)
 
 /*
  * Follow a call of site whose return is at slot: a frame with the true
- * return address, then devtrace_return in the slot.  Nil if the call is
- * not followed.
+ * return address and the sessions that follow it (Frame.sess), then
+ * devtrace_return in the slot.  Nil if the call is not followed.
  */
 static inline __attribute__((always_inline)) Frame *
-shadowpush(Thr *t, Dev *d, uintptr_t *slot, uint32_t site)
+shadowpush(Thr *t, Dev *d, uintptr_t *slot, uint32_t site, uint32_t sess)
 {
 	uintptr_t real;
 	Frame *f;
@@ -94,6 +94,7 @@ shadowpush(Thr *t, Dev *d, uintptr_t *slot, uint32_t site)
 	f->slot = slot;
 	f->real = real;
 	f->site = site;
+	f->sess = sess;
 	f->depth = t->n;
 	fence();
 	t->n++;

@@ -17,11 +17,14 @@ static void
 threxit(void *arg)
 {
 	Thr *t = arg;
+	int i;
 
 	if (t == NULL || t == GONE)
 		return;
 	me = GONE;
 	devwriterdone(&t->w);
+	for (i = 0; i < Nsess; i++)
+		devwriterdone(&t->ws[i]);
 	if (t->stk)
 		munmap(t->stk, (size_t)t->max * sizeof(Frame));
 	t->stk = NULL;
@@ -70,6 +73,7 @@ found:
 	t->stk = NULL;
 	t->max = rt.shadow;
 	memset(&t->w, 0, sizeof t->w);
+	memset(t->ws, 0, sizeof t->ws);
 	me = t;
 	pthread_setspecific(thrkey, t);
 	return t;
@@ -94,6 +98,7 @@ thrforked(void)
 	if (me && me != GONE) {
 		me->tid = syscall(SYS_gettid);
 		memset(&me->w, 0, sizeof me->w);	/* the parent's shard stays the parent's */
+		memset(me->ws, 0, sizeof me->ws);
 	}
 }
 

@@ -22,6 +22,7 @@ struct Frame {
 	uint32_t site;
 	uint32_t depth;
 	uint64_t ticks;		/* at its entry: the exit's Hit.dur */
+	uint32_t sess;		/* the sessions that follow it: bit 0 the top level, bit n session n */
 };
 
 struct Thr {
@@ -33,6 +34,7 @@ struct Thr {
 	Frame *stk;		/* shadow stack */
 	uint32_t n, max;
 	Writer w;		/* what the device keeps of this thread */
+	Writer ws[Nsess];	/* and each session's Dev: session n's at n-1 */
 	Thr *next;		/* every Thr ever made */
 };
 

@@ -31,6 +31,22 @@ teardown() {
 	rm -rf $EXTRA
 }
 
+# setup_file's: the fixtures fl_NAME.c built with devtrace-cc, once the runtime is built
+buildfl() {
+	[ -e "$ROOT/lib/libdevtrace.so" ] || return 0
+	local f
+	for f; do
+		"$ROOT/bin/devtrace-cc" -O0 -g -o "$BATS_FILE_TMPDIR/fl_$f" "$BATS_TEST_DIRNAME/fl_$f.c"
+	done
+}
+
+# a test of an instrumented program: X is where buildfl put it
+needlib() {
+	[ -e "$ROOT/lib/libdevtrace.so" ] || skip "needs lib/libdevtrace.so"
+	# shellcheck disable=SC2034 # read by the tests
+	X=$BATS_FILE_TMPDIR
+}
+
 mounted() {
 	awk -v d="$1" '$2 == d { f = 1 } END { exit !f }' /proc/mounts
 }

@@ -9,13 +9,7 @@ load helper
 DEVSHM=$ROOT/build/tests/hooks/devshm
 
 setup_file() {
-	[ -e "$ROOT/lib/libdevtrace.so" ] || return 0
-	"$ROOT/bin/devtrace-cc" -O0 -g -o "$BATS_FILE_TMPDIR/fl_loop" "$BATS_TEST_DIRNAME/fl_loop.c"
-}
-
-needlib() {
-	[ -e "$ROOT/lib/libdevtrace.so" ] || skip "needs lib/libdevtrace.so"
-	X=$BATS_FILE_TMPDIR
+	buildfl loop
 }
 
 attached() {

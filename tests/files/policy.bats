@@ -11,11 +11,6 @@ setup_file() {
 	"$ROOT/bin/devtrace-cc" -O0 -g -pthread -o "$BATS_FILE_TMPDIR/fl_threads" "$BATS_TEST_DIRNAME/fl_threads.c"
 }
 
-needlib() {
-	[ -e "$ROOT/lib/libdevtrace.so" ] || skip "needs lib/libdevtrace.so"
-	X=$BATS_FILE_TMPDIR
-}
-
 # every fl_work of the program traced, stopped, with the lines given first
 tracing() {
 	start

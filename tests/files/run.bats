@@ -7,8 +7,7 @@
 load helper
 
 setup_file() {
-	[ -e "$ROOT/lib/libdevtrace.so" ] || return 0
-	"$ROOT/bin/devtrace-cc" -O0 -g -o "$BATS_FILE_TMPDIR/fl_parse" "$BATS_TEST_DIRNAME/fl_parse.c"
+	buildfl parse
 }
 
 needlib() {
@@ -128,31 +127,38 @@ setup_of() {
 	END
 }
 
-@test "run -v shows each line it writes to tracectl, as echo lines" {
+# run -v's lines with the program's pid made PID
+pidless() {
+	printf '%s\n' "$1" | sed -E "s/'watch [0-9]+'/'watch PID'/"
+}
+
+@test "run -v shows each line it writes to its session's ctl, as echo lines" {
 	needlib
 	run --separate-stderr devtrace run -v -t 'parse_t*' -p 'depth == 0' -t print_value -- "$X/fl_parse" 4
 	assert_success
 	[ "${lines[0]}" = 4 ]
 	# shellcheck disable=SC2154 # set by run --separate-stderr
-	output=$stderr
+	run pidless "$stderr"
 	assert_output - <<-END
-	# echo 'trace parse_t* new run1' > $D/tracectl
-	# echo 'trace run1 pred /depth == 0/' > $D/tracectl
-	# echo 'trace run1 on' > $D/tracectl
-	# echo 'trace print_value new run2' > $D/tracectl
-	# echo 'trace run2 pred /depth == 0/' > $D/tracectl
-	# echo 'trace run2 on' > $D/tracectl
-	# echo 'start' > $D/tracectl
-	# echo 'stop' > $D/tracectl
-	# echo 'trace run2 remove' > $D/tracectl
-	# echo 'trace run1 remove' > $D/tracectl
+	# echo 'trace parse_t* new run1' > $D/1/ctl
+	# echo 'trace run1 pred /depth == 0/' > $D/1/ctl
+	# echo 'trace run1 on' > $D/1/ctl
+	# echo 'trace print_value new run2' > $D/1/ctl
+	# echo 'trace run2 pred /depth == 0/' > $D/1/ctl
+	# echo 'trace run2 on' > $D/1/ctl
+	# echo 'watch PID' > $D/1/ctl
+	# echo 'start' > $D/1/ctl
+	# echo 'stop' > $D/1/ctl
+	# echo 'trace run2 remove' > $D/1/ctl
+	# echo 'trace run1 remove' > $D/1/ctl
 	END
 	run --separate-stderr devtrace run --show-ctl -- "$X/fl_parse" 4
 	assert_success
-	output=$stderr
+	run pidless "$stderr"
 	assert_output - <<-END
-	# echo 'start' > $D/tracectl
-	# echo 'stop' > $D/tracectl
+	# echo 'watch PID' > $D/1/ctl
+	# echo 'start' > $D/1/ctl
+	# echo 'stop' > $D/1/ctl
 	END
 }
 
@@ -180,10 +186,10 @@ setup_of() {
 	setup_of > "$O/before"
 	run --separate-stderr devtrace run -v -t 'parse_e*' -- "$X/fl_parse" 1
 	assert_success
-	# run1 is taken (off, so the state has only its new line): the session's trace is run2, and only run2 is removed
+	# run1 is theirs at the top level; run's session has its own names, and removes only its own
 	run printf '%s\n' "$stderr"
-	assert_line --index 0 "# echo 'trace parse_e* new run2' > $D/tracectl"
-	assert_line --index -1 "# echo 'trace run2 remove' > $D/tracectl"
+	assert_line --index 0 "# echo 'trace parse_e* new run1' > $D/1/ctl"
+	assert_line --index -1 "# echo 'trace run1 remove' > $D/1/ctl"
 	run setup_of
 	assert_output "$(cat "$O/before")"
 	assert_line --index -1 stop
@@ -191,7 +197,7 @@ setup_of() {
 	assert_output "$pid"
 }
 
-@test "run on a started device with a watch list writes neither start nor stop, and leaves it all as it was" {
+@test "run on a started device with a watch list traces its program in its own session, and leaves it all as it was" {
 	needlib
 	start
 	ctl 'trace parse_num new theirs'
@@ -201,13 +207,17 @@ setup_of() {
 	setup_of > "$O/before"
 	run --separate-stderr devtrace run -v -t 'parse_t*' -- "$X/fl_parse" '1+2*3'
 	assert_success
-	# the watch list names the test's shell, not fl_parse: nothing of it is traced
-	assert_output 7
-	run printf '%s\n' "$stderr"
+	# the top level's watch list names the test's shell: run's own session watches fl_parse
+	assert_line --index 0 7
+	assert_line --index 2 --partial ' -> parse_term'
+	run pidless "$stderr"
 	assert_output - <<-END
-	# echo 'trace parse_t* new run1' > $D/tracectl
-	# echo 'trace run1 on' > $D/tracectl
-	# echo 'trace run1 remove' > $D/tracectl
+	# echo 'trace parse_t* new run1' > $D/1/ctl
+	# echo 'trace run1 on' > $D/1/ctl
+	# echo 'watch PID' > $D/1/ctl
+	# echo 'start' > $D/1/ctl
+	# echo 'stop' > $D/1/ctl
+	# echo 'trace run1 remove' > $D/1/ctl
 	END
 	run setup_of
 	assert_output "$(cat "$O/before")"
@@ -227,8 +237,10 @@ setup_of() {
 	# a signal ends it: 128 + the signal, as a shell tells it
 	run --separate-stderr devtrace run -v -- sh -c 'kill -TERM $$'
 	assert_failure 143
-	assert_equal "$stderr" "# echo 'start' > $D/tracectl
-# echo 'stop' > $D/tracectl"
+	run pidless "$stderr"
+	assert_output "# echo 'watch PID' > $D/1/ctl
+# echo 'start' > $D/1/ctl
+# echo 'stop' > $D/1/ctl"
 	# without options too (a server of the test's: as root, one of run's own would make /dev links)
 	start
 	run devtrace run -- "$X/fl_parse" 2 3
@@ -271,10 +283,16 @@ setup_of() {
 	assert_output "devtrace run: -p 'arg0 ==': expression expected at column 8"
 	run setup_of
 	assert_output "$(cat "$O/before")"
+	# another's trace of the same pattern is not run's: its session has its own
 	ctl "trace parse_* new mine"
 	run devtrace run -t 'parse_*' -- "$X/fl_parse" 1
+	assert_success
+	assert_line --index 2 --partial ' -> parse_expr'
+	run grep -x 'trace parse_\* new mine' "$D/tracectl"
+	assert_success
+	run devtrace run -t 'parse_*' -t 'parse_*' -- "$X/fl_parse" 1
 	assert_failure 1
-	assert_output "devtrace run: -t 'parse_*': the device has a trace of that pattern already: trace parse_* new mine"
+	assert_output "devtrace run: -t 'parse_*': the session has a trace of that pattern already: trace parse_* new run1"
 	run devtrace run -t
 	assert_failure 2
 	assert_output - <<-'END'

@@ -146,6 +146,7 @@ load helper
 	assert_output - <<-END
 	600 root $D/aggraw
 	600 root $D/aggs
+	600 root $D/clone
 	600 root $D/syms
 	600 root $D/trace
 	600 root $D/tracectl
@@ -155,7 +156,7 @@ load helper
 	# nobody gets as far as the directory, and no further
 	run nobody ls -d "$P"
 	assert_success
-	for f in tracectl trace tracepipe syms aggs aggraw; do
+	for f in tracectl trace tracepipe syms aggs aggraw clone; do
 		run nobody cat "$D/$f"
 		assert_failure
 		assert_output --partial "Permission denied"
@@ -166,6 +167,9 @@ load helper
 	run grep -x stop "$D/tracectl"
 	assert_success
 	run grep '^#reader' "$D/tracectl"
+	assert_failure
+	# nobody's clone made no session
+	run grep '^#sessions' "$D/tracectl"
 	assert_failure
 }
 

@@ -217,6 +217,7 @@ nlines() {
 	assert_output - <<-'END'
 	aggraw
 	aggs
+	clone
 	syms
 	trace
 	tracectl

@@ -11,11 +11,6 @@ setup_file() {
 	done
 }
 
-needlib() {
-	[ -e "$ROOT/lib/libdevtrace.so" ] || skip "needs lib/libdevtrace.so"
-	X=$BATS_FILE_TMPDIR
-}
-
 # the records of one pid: field 4 of the lines
 of() {
 	awk -v p="$(hex "$1")" '$4 == p' "$2"

@@ -5,7 +5,8 @@
 #   tests/hooks/bench.sh [N]
 # Prints ns per call of a tiny function (median of 5 runs) and, with
 # valgrind, instructions per call, for: no hooks, NOP sleds, sites off
-# (attached, skip-branch), one site on (E+X), and the classic hooks.
+# (attached, skip-branch), one site on (E+X), and the classic hooks;
+# then the same site selected by the top level and one or two sessions.
 root=$(cd "$(dirname "$0")/../.." && pwd)
 H=$root/build/tests/hooks
 L=$root/lib/libdevtrace.so
@@ -41,3 +42,12 @@ row "one site on: E+X per call" $((n / 10)) env LD_PRELOAD="$L" "$H/fx_bench"
 row "classic on: E+X per call" $((n / 10)) env LD_PRELOAD="$L" "$H/fx_bench_classic"
 "$H/devshm" "$DEVTRACE_DIR" ctl trace w pred /arg0 == 1/
 row "one site on, predicate false" $((n / 10)) env LD_PRELOAD="$L" "$H/fx_bench"
+# the same site selected by sessions too (devtrace(4) "Sessions"): a record in each
+"$H/devshm" "$DEVTRACE_DIR" ctl trace w pred
+for k in 1 2; do
+	s=$("$H/devshm" "$DEVTRACE_DIR" clone $$)
+	"$H/devshm" "$DEVTRACE_DIR" sessctl "$s" trace work new w
+	"$H/devshm" "$DEVTRACE_DIR" sessctl "$s" trace w on
+	"$H/devshm" "$DEVTRACE_DIR" sessctl "$s" start
+	row "one site on, and in $k session(s)" $((n / 10)) env LD_PRELOAD="$L" "$H/fx_bench"
+done

@@ -78,7 +78,7 @@ main(int argc, char **argv)
 	int i, e;
 
 	if (argc < 3)
-		die("usage: devshm DIR create|ctl|state|cat|syms|stop|destroy|reader|scribble|hold ...");
+		die("usage: devshm DIR create|ctl|clone|sessctl|state|cat|syms|stop|destroy|reader|scribble|hold ...");
 	dir = argv[1];
 	cmd = argv[2];
 	if (strcmp(cmd, "create") == 0) {
@@ -104,6 +104,21 @@ main(int argc, char **argv)
 		die("no device");
 	opened = s;
 	atexit(unmap);	/* every command returns from main: the handle goes with the mapping */
+	/* clone [PID]: a session held by PID (this process), reaped by a clone after it is gone */
+	if (strcmp(cmd, "clone") == 0) {
+		if ((e = shmclone(s, getuid(), argc > 3 ? atoi(argv[3]) : getpid(), err, sizeof err)) < 0)
+			die(err);
+		printf("%d\n", e);
+		return 0;
+	}
+	/* sessctl N LINE...: ctl on session N */
+	if (strcmp(cmd, "sessctl") == 0 && argc > 3) {
+		if ((s = shmsess(s, atoi(argv[3]))) == NULL)
+			die("no such session");
+		argv++;
+		argc--;
+		cmd = "ctl";
+	}
 	if (strcmp(cmd, "ctl") == 0) {
 		buf[0] = 0;
 		for (i = 3; i < argc; i++) {
