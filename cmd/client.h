@@ -65,6 +65,7 @@ struct Ownsess {
 	int own;		/* no server ran: ownopen started one, ownclose stops it */
 	char err[Errmax];	/* the device's reason for the last refusal, one line */
 };
+int	ownglob(Ownsess *o, char *glob);	/* one more -t: 0, or 2 (told: too many) */
 int	owncheck(Ownsess *o);	/* the options alone, before anything is made: 0, or an exit status (told) */
 int	ownopen(Ownsess *o, const char *prog);	/* prog found, the runtime preloaded, a server (started if none), the session cloned: 0; else an exit status (told), or Owndamaged (not told) */
 int	ownctl(Ownsess *o, const char *line, int quiet);	/* one line to the session's ctl: 0, else the device's errno (o->err told unless quiet) */
@@ -79,6 +80,7 @@ void	ownclose(Ownsess *o);	/* the session ended; a server ownopen started, stopp
 /* client.c */
 void	cmdusage(Cmd *c, FILE *f);	/* "usage: devtrace NAME ARGS" and what it does */
 int	nextopt(Cmd *c, int argc, char **argv, const char *sopts);	/* getopt's next; --help and unknown options end here */
+int	badopt(const char *who, const char *witharg, const char *usage, char **argv);	/* getopt's '?' of a command of its own usage, told as "WHO: ...", then usage: 2 */
 void	noargs(Cmd *c, int argc, char **argv);	/* a command that takes no argument: exit 2 on one */
 const char	*clientdir(void);	/* the device's directory (-d, $DEVTRACE_DIR, ...), absolute */
 Shm	*attach(void);	/* the device, if a live server serves it; else exit 1 */

@@ -59,6 +59,17 @@ badglob(const char *g)
 }
 
 int
+ownglob(Ownsess *o, char *glob)
+{
+	if (o->nglob == Nglob) {
+		fprintf(stderr, "%s: more than %d -t\n", o->who, Nglob);
+		return 2;
+	}
+	o->glob[o->nglob++] = glob;
+	return 0;
+}
+
+int
 owncheck(Ownsess *o)
 {
 	int i;

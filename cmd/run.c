@@ -303,11 +303,8 @@ xrun(Cmd *c, int argc, char **argv)
 			usage(stdout);
 			return 0;
 		case 't':
-			if (r->o.nglob == Nglob) {
-				fprintf(stderr, "devtrace run: more than %d -t\n", Nglob);
+			if (ownglob(&r->o, optarg) != 0)
 				return 2;
-			}
-			r->o.glob[r->o.nglob++] = optarg;
 			break;
 		case 'p':
 			r->o.pred = optarg;
@@ -319,14 +316,7 @@ xrun(Cmd *c, int argc, char **argv)
 			r->o.show = 1;
 			break;
 		default:
-			if (optopt && strchr("tpo", optopt))
-				fprintf(stderr, "devtrace run: -%c needs an argument\n", optopt);
-			else if (optopt)
-				fprintf(stderr, "devtrace run: unknown option -%c\n", optopt);
-			else
-				fprintf(stderr, "devtrace run: unknown option %s\n", argv[optind - 1]);
-			fprintf(stderr, "%s", Usage);
-			return 2;
+			return badopt("devtrace run", "tpo", Usage, argv);
 		}
 	}
 	if (optind >= argc) {

@@ -263,7 +263,7 @@ noticks() {
 	assert_equal "$stderr" "devtrace record: $BATS_TEST_TMPDIR/nosuch: program not found"
 	run devtrace record --help
 	assert_success
-	assert_line --index 0 "usage: devtrace record -o FILE [--] [prog [arg ...]]"
+	assert_line --index 0 "usage: devtrace record [-t GLOB ...] [-p EXPR] [-P POLICY] -o FILE [--] [prog [arg ...]]"
 	run --separate-stderr devtrace cat -f "$BATS_TEST_TMPDIR/f"
 	assert_failure 2
 	assert_equal "${stderr_lines[0]}" "devtrace cat: unexpected argument '$BATS_TEST_TMPDIR/f'"
