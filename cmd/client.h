@@ -62,6 +62,7 @@ struct Ownsess {
 	char name[Nglob][Namelen];	/* the traces made, in order */
 	int nmade;
 	int started;		/* `start' written */
+	pid_t pid;		/* the program ownstart started, until ownwait reaps it */
 	int own;		/* no server ran: ownopen started one, ownclose stops it */
 	char err[Errmax];	/* the device's reason for the last refusal, one line */
 };

@@ -93,18 +93,6 @@ owncheck(Ownsess *o)
 	return o->pred || o->nagg || o->policy ? 2 : 0;
 }
 
-/* a server runs but its header does not check: nothing can attach */
-static int
-damaged(const char *dir)
-{
-	Shm *s;
-
-	if (shmattach(dir, &s, NULL) == NULL)
-		return 1;
-	shmunmap(s);
-	return 0;
-}
-
 int
 ownopen(Ownsess *o, const char *prog)
 {
@@ -128,7 +116,8 @@ ownopen(Ownsess *o, const char *prog)
 			return 1;
 	}
 	if (shmattach(o->dir, &o->top, NULL) == NULL) {
-		if (livepid(o->dir) > 0 && damaged(o->dir))
+		/* a server runs but its header does not check */
+		if (livepid(o->dir) > 0)
 			return Owndamaged;
 		fprintf(stderr, "%s: no devtraced serves %s\n", o->who, o->dir);
 		return 1;
@@ -303,7 +292,7 @@ ownstart(Ownsess *o, char **argv)
 	}
 	o->started = 1;
 	close(gate);
-	child = pid;
+	child = o->pid = pid;
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = onsig;
 	sigaction(SIGINT, &sa, NULL);
@@ -318,11 +307,13 @@ ownwait(Ownsess *o, int hang)
 {
 	int ws, rc;
 
-	while ((rc = waitpid(child, &ws, hang ? 0 : WNOHANG)) < 0 && errno == EINTR)
+	if (o->pid <= 0)	/* none started, or reaped already: never waitpid(0) */
+		return 1;
+	while ((rc = waitpid(o->pid, &ws, hang ? 0 : WNOHANG)) < 0 && errno == EINTR)
 		;
 	if (rc == 0)
 		return -1;
-	child = 0;
+	child = o->pid = 0;
 	if (rc < 0) {
 		fprintf(stderr, "%s: waitpid: %s\n", o->who, strerror(errno));
 		return 1;
