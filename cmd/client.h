@@ -35,6 +35,7 @@ int	xaggs(Cmd *c, int argc, char **argv);
 int	xstatus(Cmd *c, int argc, char **argv);
 int	xstart(Cmd *c, int argc, char **argv);
 int	xstop(Cmd *c, int argc, char **argv);
+int	xmerge(Cmd *c, int argc, char **argv);
 
 /* ownsess.c: a session of the command's own, its traces from -t GLOB (-p, -a, -P), the program it watches */
 enum {

@@ -34,6 +34,7 @@ static Cmd cmds[] = {
 	{ "syms", xsyms, "", "print the symbol file: pc name object, one line per function" },
 	{ "sigs", xsigs, "[object ...]", "print the functions' signatures from the objects' debug information (DWARF), by default the symbol file's objects: name return-class arg:class:word ..." },
 	{ "aggs", xaggs, "[-m] [-t GLOB -a DEF ... [-p EXPR] prog ...]", "print the aggregations, as cat aggs does; -m: one line a key and bucket, as cat aggraw does; -t glob: a session of its own, aggregating prog's calls" },
+	{ "merge", xmerge, "HOST TRACECTL TRACE ...", "merge hosts' records in one time line: each host's ticks made real-time ns through its #hz and #clock, its threads marked with its number (#host N HOST)" },
 	{ "status", xstatus, "", "tell whether a server runs, its pid and directory (exit 1 if none)" },
 	{ "start", xstart, "[devtraced option ...]", "start a server unless one runs" },
 	{ "stop", xstop, "", "stop the server and wait until it is gone" },

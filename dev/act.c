@@ -129,16 +129,15 @@ commit(Dev *d, Act *a, Hit *h)
 	return 1;
 }
 
-/* its held records dropped, this hit's too: 1 if it had them */
+/* its held records dropped, and this hit's, whether or not the thread speculated (devtrace(4)) */
 static int
 discard(Dev *d, Act *a, Hit *h)
 {
 	Spec *s = unspeculate(d, h);
 
 	(void)a;
-	if (s == 0)
-		return 0;
-	aadd(&d->actcount[Kdiscarded], specend(s));
+	if (s != 0)
+		aadd(&d->actcount[Kdiscarded], specend(s));
 	return 1;
 }
 

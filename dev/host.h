@@ -11,6 +11,7 @@
 
 uint64_t	hostticks(void);	/* the cycle counter the records carry */
 uint64_t	hostnsec(void);		/* monotonic nanoseconds, for the reader's time-outs */
+void	hostclock(uint64_t *ticks, uint64_t *ns);	/* the cycle counter and real time (ns since 1970) read together: the state's #clock */
 void	hostwait(uint64_t nsec);	/* a writer waits for the reader (policy block): sleep about nsec; holds no lock */
 int	hostalive(uint32_t tid);	/* 0 once the thread is gone for good */
 

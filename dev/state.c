@@ -116,7 +116,7 @@ devstate(Dev *d, char *buf, size_t n)
 {
 	Buf b = { buf, buf + n };
 	Trace *t;
-	uint64_t hits, queued, lost, dropped, filtered;
+	uint64_t hits, queued, lost, dropped, filtered, ticks, ns;
 	uint32_t i, log, nw, p, waitms;
 	char *e;
 
@@ -182,6 +182,11 @@ devstate(Dev *d, char *buf, size_t n)
 	aggstate(d, &b, 1);
 	actcounts(d, &b);
 	bputline(&b, "#hz ", d->hz);
+	/* what a record's ticks were in real time, for merging hosts' records (devtrace merge) */
+	hostclock(&ticks, &ns);
+	bputs(&b, "#clock ");
+	bputdec(&b, ticks);
+	bputline(&b, " ", ns);
 	for (i = 0; i < Nreader; i++)
 		if (d->reader[i])
 			bputline(&b, "#reader ", d->reader[i]);

@@ -25,6 +25,18 @@ hostnsec(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec;
 }
 
+/* the pair of #clock: the ticks between two reads of real time, stamped with their middle */
+void
+hostclock(uint64_t *ticks, uint64_t *ns)
+{
+	struct timespec t0, t1;
+
+	clock_gettime(CLOCK_REALTIME, &t0);
+	*ticks = cycles();
+	clock_gettime(CLOCK_REALTIME, &t1);
+	*ns = ((uint64_t)t0.tv_sec * 1000000000ull + t0.tv_nsec) / 2 + ((uint64_t)t1.tv_sec * 1000000000ull + t1.tv_nsec) / 2;
+}
+
 /* a blocked writer's nap: a sleep, not a spin, so a reader on the same core gets to run */
 void
 hostwait(uint64_t nsec)

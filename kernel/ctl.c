@@ -73,6 +73,13 @@ after(int e)
 	return e;
 }
 
+/* a module came or went (mods.c): its sites, under kctl */
+int
+kctlapply(void)
+{
+	return after(0);
+}
+
 int
 kctlwrite(Ctlfile *f, const char *buf, size_t n, uint32_t pid)
 {

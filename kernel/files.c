@@ -4,7 +4,7 @@
  * them to a group: README).  tracectl reads the state and takes
  * commands; trace gives the records there are and ends; tracepipe waits
  * for more (the follow file, woken by wake.c); tracesyms is the symbol
- * file.  An open trace or tracepipe makes its process a reader, who is
+ * file; tracesigs, the kernel's alone, the signature file (sigs.c).  An open trace or tracepipe makes its process a reader, who is
  * not traced.
  */
 #include "k.h"
@@ -240,10 +240,39 @@ piperead(struct file *fp, char __user *ub, size_t n, loff_t *off)
 static ssize_t
 symsread(struct file *fp, char __user *ub, size_t n, loff_t *off)
 {
+	const char *t;
 	size_t len;
-	const char *t = symstext(&len);
+	ssize_t r;
 
-	return simple_read_from_buffer(ub, n, off, t, len);
+	mutex_lock(&kctl);	/* a module's coming or going remakes the text (mods.c) */
+	t = symstext(&len);
+	r = simple_read_from_buffer(ub, n, off, t, len);
+	mutex_unlock(&kctl);
+	return r;
+}
+
+/* tracesigs: the signature file (sigs.c), made from the kernel's BTF at each open */
+static int
+sigsopen(struct inode *ip, struct file *fp)
+{
+	Kf *f;
+	int e;
+
+	if ((f = kfnew(fp)) == NULL)
+		return -ENOMEM;
+	if ((f->state = sigstext(&f->nstate, &e)) == NULL) {
+		kvfree(f);
+		return e;
+	}
+	return 0;
+}
+
+static ssize_t
+sigsread(struct file *fp, char __user *ub, size_t n, loff_t *off)
+{
+	Kf *f = fp->private_data;
+
+	return simple_read_from_buffer(ub, n, off, f->state, f->nstate);
 }
 
 static const struct file_operations ctlfops = {
@@ -261,7 +290,6 @@ static const struct file_operations tracefops = {
 	.open = traceopen,
 	.read = traceread,
 	.release = kfrelease,
-	.llseek = no_llseek,
 };
 
 static const struct file_operations pipefops = {
@@ -269,7 +297,6 @@ static const struct file_operations pipefops = {
 	.open = traceopen,
 	.read = piperead,
 	.release = kfrelease,
-	.llseek = no_llseek,
 };
 
 static const struct file_operations aggsfops = {
@@ -303,7 +330,24 @@ static const struct file_operations *const fops[Nfile] = {
 	[Fileaggraw] = &aggrawfops,
 };
 
+static const struct file_operations sigsfops = {
+	.owner = THIS_MODULE,
+	.open = sigsopen,
+	.read = sigsread,
+	.release = kfrelease,
+	.llseek = default_llseek,
+};
+
 static struct miscdevice files[Nfile];
+
+/* the kernel's alone, beside the device's: what BTF says, as readable as /sys/kernel/btf/vmlinux */
+static struct miscdevice sigsfile = {
+	.minor = MISC_DYNAMIC_MINOR,
+	.name = "tracesigs",
+	.mode = 0444,
+	.fops = &sigsfops,
+};
+static int sigson;
 
 int
 filesinit(void)
@@ -322,6 +366,11 @@ filesinit(void)
 				misc_deregister(&files[i]);
 			return e;
 		}
+	if ((e = misc_register(&sigsfile)) != 0) {
+		filesexit();
+		return e;
+	}
+	sigson = 1;
 	return 0;
 }
 
@@ -332,4 +381,7 @@ filesexit(void)
 
 	for (i = 0; i < Nfile; i++)
 		misc_deregister(&files[i]);
+	if (sigson)
+		misc_deregister(&sigsfile);
+	sigson = 0;
 }

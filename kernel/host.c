@@ -34,6 +34,16 @@ hostnsec(void)
 	return ktime_get_mono_fast_ns();	/* NMI-safe */
 }
 
+/* the pair of #clock: the ticks between two reads of real time, stamped with their middle */
+void
+hostclock(uint64_t *ticks, uint64_t *ns)
+{
+	uint64_t n0 = ktime_get_real_ns();
+
+	*ticks = rdtsc();
+	*ns = n0 / 2 + ktime_get_real_ns() / 2;
+}
+
 void
 hostwait(uint64_t nsec)
 {
@@ -73,11 +83,14 @@ hostnsess(const struct Dev *d)
 	return 0;
 }
 
+/* an interrupt's hit is no task's (hit.c): pid 0, parent 0, uid 0, its context's name */
 uint32_t
 hostppid(void)
 {
 	uint32_t p;
 
+	if (!in_task())
+		return 0;
 	rcu_read_lock();
 	p = task_tgid_nr(rcu_dereference(current->real_parent));
 	rcu_read_unlock();
@@ -87,7 +100,7 @@ hostppid(void)
 uint32_t
 hostuid(void)
 {
-	return from_kuid(&init_user_ns, current_uid());
+	return in_task() ? from_kuid(&init_user_ns, current_uid()) : 0;
 }
 
 uint32_t
@@ -96,9 +109,13 @@ hostcpu(void)
 	return raw_smp_processor_id();
 }
 
-/* the task's comm: 16 bytes, NUL-terminated by the kernel */
+/* the task's comm: 16 bytes, NUL-terminated by the kernel; in an interrupt, its context's name */
 const char *
 hostexecname(void)
 {
+	static const char ctxname[3][16] = { "softirq", "hardirq", "nmi" };	/* 16 bytes each: agg.c copies 16 */
+
+	if (!in_task())
+		return ctxname[in_nmi() ? 2 : in_hardirq() ? 1 : 0];
 	return current->comm;
 }

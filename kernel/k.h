@@ -10,6 +10,7 @@
 #include <linux/mutex.h>
 #include <linux/wait.h>
 #include "dev/devtrace.h"
+#include "kver.h"
 
 enum { Nctx = 4 };	/* task, softirq, hardirq, NMI: a Writer and a ring each, per CPU */
 
@@ -21,16 +22,61 @@ extern struct mutex kctl;
 int	filesinit(void);
 void	filesexit(void);
 
+/* sigs.c: the signature file from the kernel's BTF (files.c's tracesigs) */
+char	*sigstext(size_t *n, int *err);	/* vfree it */
+
+/* mods.c: modules loaded after devtrace.ko: their functions in tracesyms and in the traces, then out */
+int	modsinit(void);
+void	modsexit(void);
+
 /* ctl.c: one write or close of tracectl, checked and applied (files.c calls it) */
 int	kctlwrite(Ctlfile *f, const char *buf, size_t n, uint32_t pid);
 int	kctlclose(Ctlfile *f);
+int	kctlapply(void);		/* the hooks after a module came or went (mods.c), kctl held */
 
-/* hooks.c: the entry hook (ftrace_ops), the exits (kretprobes) */
+/* hooks.c: the sites of the traces that are on, hooked one Way (exits=) */
 int	hooksapply(char *why, size_t n, int *bad);	/* make the sites what the device says; 0 or errno, why set, *bad the trace at fault */
 void	hooksoff(void);			/* every hook off, every handler finished */
-void	hookscount(void);		/* kretprobes' misses into #deep */
+void	hookscount(void);		/* the exits missed into #deep */
 int	hooksinit(void);
 void	hooksexit(void);
+
+/* krp.c, fprobe.c: the two ways to hook the sites' entries and exits */
+typedef struct Tab Tab;
+typedef struct Way Way;
+struct Way {
+	const char *name;
+	int	(*set)(Tab *t, char *why, size_t n, int *bad);	/* hooks on exactly t's sites (t NULL: none); NULL: not in this kernel */
+	void	(*count)(void);		/* missed exits into #deep */
+	void	(*fini)(void);
+};
+extern const Way krpway, fprobeway;
+
+/* hit.c: what a hook does at an entry and at an exit; the table of sites it reads */
+typedef struct Site Site;
+typedef struct Rdata Rdata;
+struct Site {
+	unsigned long entry;
+	u32 slot;
+};
+struct Tab {
+	int n;
+	Tsel sel[Ntrace];
+	Site site[];
+};
+/* what a followed call keeps until its return */
+struct Rdata {
+	unsigned long entry;
+	u64 ticks;		/* the entry's hostticks: the exit's Hit.dur is its own minus these */
+	u32 slot, gen;
+};
+struct pt_regs;
+extern Tab __rcu *ktab;		/* swapped by hooks.c under kctl and RCU */
+int	hitctx(void);		/* 0 task, 1 softirq, 2 hardirq, 3 NMI */
+int	hitentry(unsigned long ip, struct pt_regs *regs, Rdata *rd);	/* 1: followed, rd filled */
+void	hitexit(const Rdata *rd, unsigned long retval);
+unsigned long	*tabips(Tab *t);	/* its sites' entries, for a registration (kvfree them) */
+int	hitbind(void);
 
 /* syms.c: the kernel's functions, from /proc/kallsyms, sorted by address */
 typedef struct Ksym Ksym;
@@ -43,7 +89,9 @@ struct Ksym {
 extern Ksym *ksym;
 extern int nksym;
 extern unsigned long ktext;	/* _text: trace _text+OFF takes offsets from it */
+struct module;
 int	symsload(void);
+int	symsmod(struct module *m, int in);	/* a module's functions in (COMING) or out (GOING) */
 void	symsfree(void);
 const char	*symstext(size_t *n);	/* the symbol file: "pc name object" lines */
 const char	*symdenied(const Ksym *s);	/* why it may never be traced, or NULL */

@@ -43,7 +43,12 @@ devtraceinit(void)
 	devhostrules(kdev, Rulenoblock | Ruletext, ktext);	/* ctl.c: a probe may not wait; trace _text+OFF */
 	if ((e = hooksinit()) != 0)
 		goto bad;
+	if ((e = modsinit()) != 0) {
+		hooksexit();
+		goto bad;
+	}
 	if ((e = filesinit()) != 0) {
+		modsexit();
 		hooksexit();
 		goto bad;
 	}
@@ -58,6 +63,7 @@ static void __exit
 devtraceexit(void)
 {
 	filesexit();
+	modsexit();	/* no module event after this: none reaches the hooks below */
 	hooksoff();
 	hooksexit();
 	kwakesync();

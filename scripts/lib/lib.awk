@@ -10,6 +10,7 @@
 # strings and handled digit by digit where exactness matters.
 
 BEGIN { libinit() }
+/^#host [0-9]+ [^ \t]+$/ { HOSTNAME[$2 + 0] = $3 }
 
 function libinit(   i, j, a, b) {
 	HEXD = "0123456789abcdef"
@@ -211,10 +212,17 @@ function tickabs(t,   n, hi, lo, c) {
 }
 
 # Thread ids print in decimal; the hex string is the key.
-function tidname(t) {
-	if (!(t in TIDDEC)) TIDDEC[t] = ishex16(t) ? sprintf("%.0f", hexval(t)) : t
+function tidname(t,   h) {
+	if (!(t in TIDDEC))
+		TIDDEC[t] = (h = tidhost(t)) ? (h in HOSTNAME ? HOSTNAME[h] : h) "/" tidlocal(t) : ishex16(t) ? sprintf("%.0f", hexval(t)) : t
 	return TIDDEC[t]
 }
+# A merged stream (devtrace merge) marks each thread with its host: the
+# host's number N in the top 16 bits of the field, named by a comment
+# line "#host N NAME" (the rule below, before every script's own).
+# tidhost: that number, 0 in one host's trace; tidlocal: the thread on its host.
+function tidhost(t) { return ishex16(t) ? hexval(substr(t, 1, 4)) : 0 }
+function tidlocal(t) { return ishex16(t) ? sprintf("%.0f", hexval(substr(t, 5))) : t }
 
 # Call stacks, one per thread t.  NS[t] frames; frame i holds SF function,
 # ST start tick and SC the inclusive ticks of its finished callees, and

@@ -2,7 +2,8 @@
 # Chrome and Perfetto (a JSON object with a traceEvents array): one
 # complete event ("ph":"X") per call, in microseconds since the trace's
 # first record; the trace as one process (records carry thread ids
-# only), named FILES, each thread named "tid N".  Calls the trace cut
+# only), named FILES, each thread named "tid N"; a merged stream (devtrace
+# merge) as one process per host, pid N and the name of its "#host N NAME".  Calls the trace cut
 # carry args {"cut":"no entry"} or {"cut":"no exit"}: an exit without
 # entry runs from the trace's start, a call with no exit to the exit of
 # the call that returned past it, or to the trace's end.  Pairing as in scripts/durations (lib.awk).
@@ -15,7 +16,6 @@ BEGIN {
 	US = SCALE / 1e3	# microseconds per tick
 	for (i = 1; i < 32; i++) CTRL = CTRL sprintf("%c", i)
 	printf "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"hz\":%s},\"traceEvents\":[\n", jnum(hz)
-	ev("{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":1,\"tid\":0,\"args\":{\"name\":" jstr(FILES) "}}")
 }
 $1 == "E" && NF == 8 { tick = seen($4); callenter($4, $2, tick); FA[$4, NS[$4] - 1] = jargs($2); next }
 $1 == "X" && NF == 8 {
@@ -52,10 +52,19 @@ function seen(t,   v) {
 	HAVE = 1
 	if (!(t in TNAME)) {
 		TNAME[t] = 1
-		ev("{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":1,\"tid\":" tidname(t) ",\"args\":{\"name\":" jstr("tid " tidname(t)) "}}")
+		process(tidhost(t))
+		ev("{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":" pid(t) ",\"tid\":" tidlocal(t) ",\"args\":{\"name\":" jstr("tid " tidlocal(t)) "}}")
 	}
 	return v
 }
+# process: the process of host h named, once: FILES in one host's trace
+# (h 0, pid 1), the host's name in a merged one (pid h)
+function process(h) {
+	if (h in PNAMED) return
+	PNAMED[h] = 1
+	ev("{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":" (h ? h : 1) ",\"tid\":0,\"args\":{\"name\":" jstr(h ? (h in HOSTNAME ? HOSTNAME[h] : "host " h) : FILES) "}}")
+}
+function pid(t,   h) { return (h = tidhost(t)) ? h : 1 }
 function cut(t) { CUT[++NC] = t SUBSEP C_FN SUBSEP C_START SUBSEP C_DEPTH SUBSEP frameargs(t, "", "no exit") }
 # call: one X event of a call of depth d (in its thread t), from tick s
 # to tick e.  Times to 0.1 ns, so that two records' ticks stay apart at
@@ -72,12 +81,13 @@ function call(t, fn, s, e, a, d,   ts, te, k) {
 	ts = sprintf("%.4f", (s - LO) * US)
 	te = sprintf("%.4f", (e - LO) * US)
 	if (k) te = sprintf("%.7f", te + k * 1e-7)
-	ev(sprintf("{\"name\":%s,\"cat\":\"call\",\"ph\":\"X\",\"ts\":%s,\"dur\":" (k ? "%.7f" : "%.4f") ",\"pid\":1,\"tid\":%s%s}",
-		jstr(fn), ts, te - ts, tidname(t), a == "" ? "" : ",\"args\":{" a "}"))
+	ev(sprintf("{\"name\":%s,\"cat\":\"call\",\"ph\":\"X\",\"ts\":%s,\"dur\":" (k ? "%.7f" : "%.4f") ",\"pid\":%s,\"tid\":%s%s}",
+		jstr(fn), ts, te - ts, pid(t), tidlocal(t), a == "" ? "" : ",\"args\":{" a "}"))
 }
 function ev(s) { printf "%s%s", NEV++ ? ",\n" : "", s }
 END {
 	if (DIED) exit 2
+	if (!NEV) process(0)	# no record: the trace is still a process
 	# the trace's bounds are known now: calls it cut run to them
 	for (n = 1; n <= NTHR; n++)
 		for (t = THR[n]; NS[t] > 0; ) { callpop(t, ""); cut(t) }

@@ -17,7 +17,8 @@ static const char fresh[] =
 	"#predfaults 0\n"
 	"#badprogs 0\n"
 	"#corrupt 0\n"
-	"#hz 1000000\n";
+	"#hz 1000000\n"
+	"#clock 0 0\n";
 
 static void
 test_fresh_state(void **unused)
@@ -25,6 +26,24 @@ test_fresh_state(void **unused)
 	Dev *d = newdev(16);
 
 	(void)unused;
+	assert_string_equal(state(d), fresh);
+	free(d);
+}
+
+/* #clock: the host's ticks and real time, as it read them at this read, and a replay takes the line as a comment */
+static void
+test_clock_line(void **unused)
+{
+	Dev *d = newdev(16);
+	const char *s;
+
+	(void)unused;
+	testclockticks = 123456789012345ull;
+	testclockns = 1764034567123456789ull;
+	s = state(d);
+	testclockticks = testclockns = 0;
+	assert_non_null(strstr(s, "\n#hz 1000000\n#clock 123456789012345 1764034567123456789\n"));
+	assert_int_equal(ctl(d, s), 0);
 	assert_string_equal(state(d), fresh);
 	free(d);
 }
@@ -661,6 +680,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_fresh_state),
+		cmocka_unit_test(test_clock_line),
 		cmocka_unit_test(test_paper_session),
 		cmocka_unit_test(test_trace_on_off_remove),
 		cmocka_unit_test(test_select),

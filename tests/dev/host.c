@@ -16,6 +16,8 @@ uint64_t testwaits;	/* hostwait() calls */
 uint32_t testdead;	/* a thread id hostalive() reports gone */
 
 uint64_t hostticks(void) { return __atomic_add_fetch(&testticks, 1, __ATOMIC_RELAXED); }
+uint64_t testclockticks, testclockns;	/* what hostclock() answers */
+void hostclock(uint64_t *ticks, uint64_t *ns) { *ticks = testclockticks; *ns = testclockns; }
 uint64_t hostnsec(void) { return __atomic_add_fetch(&testnsec, testnsecstep, __ATOMIC_RELAXED); }
 /* a writer's wait takes its time on the test clock, and really sleeps: a reader thread gets to run */
 void

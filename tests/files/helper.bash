@@ -60,9 +60,9 @@ ctl() {
 	echo "$*" > "$D/tracectl"
 }
 
-# tracectl with the one line that differs between machines made fixed
+# tracectl with the lines that differ between machines and reads made fixed
 state() {
-	sed 's/^#hz [0-9]*$/#hz HZ/' "$D/tracectl"
+	sed 's/^#hz [0-9]*$/#hz HZ/; s/^#clock [0-9]* [0-9]*$/#clock TICKS NS/' "$D/tracectl"
 }
 
 counter() {

@@ -27,6 +27,7 @@ nlines() {
 	#badprogs 0
 	#corrupt 0
 	#hz HZ
+	#clock TICKS NS
 	END
 	echo trace 119f61 11aac8 new rtc > "$D/tracectl"
 	echo trace rtc on > "$D/tracectl"
@@ -55,6 +56,7 @@ nlines() {
 	#badprogs 0
 	#corrupt 0
 	#hz HZ
+	#clock TICKS NS
 	END
 	me=$BASHPID
 	pid=$(hex $me)

@@ -11,6 +11,7 @@ const char *testexecname = Fexecname;	/* a test may point it elsewhere, nil incl
 
 uint64_t hostticks(void) { return Fticks; }
 uint64_t hostnsec(void) { return 0; }
+void hostclock(uint64_t *ticks, uint64_t *ns) { *ticks = Fticks; *ns = 0; }
 void hostwait(uint64_t nsec) { (void)nsec; }
 int hostalive(uint32_t tid) { (void)tid; return 1; }
 uint32_t hostppid(void) { nhostcalls++; return Fppid; }
