@@ -1,5 +1,12 @@
-/* aggs.c: devtrace aggs, the aggregations as cat aggs (or, -m, aggraw) prints them */
+/*
+ * aggs.c: devtrace aggs, the aggregations as cat aggs (or, -m, aggraw)
+ * prints them.  With -t, a session of its own (ownsess.c) whose one
+ * trace aggregates by -a's definitions, writing no records, while the
+ * program it starts runs; then that session's aggregations are printed
+ * and the session ends: the top level's are not touched.
+ */
 #include <errno.h>
+#include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -7,24 +14,41 @@
 #include <unistd.h>
 #include "cmd/client.h"
 
-int
-xaggs(Cmd *c, int argc, char **argv)
+enum { Naggopt = 16 };	/* -a options: the device's aggregations */
+
+#define Usage "usage: devtrace aggs [-m] [-t GLOB -a DEF [-a DEF ...] [-p EXPR] [--] prog [arg ...]]\n"
+
+static void
+usage(FILE *f)
+{
+	fprintf(f, Usage
+"Print the aggregations as cat aggs prints them: each one's definition, then\n"
+"a line a key, or a distribution drawn bucket by bucket.\n"
+"  -m, --machine      one line a key and bucket, as cat aggraw prints them\n"
+"  -t, --trace GLOB   a session of aggs' own: one trace of the functions whose\n"
+"                     names match GLOB (as devtrace run -t), watching prog\n"
+"                     alone, aggregating and writing no records; prog runs,\n"
+"                     then the session's aggregations are printed\n"
+"  -a, --agg DEF      with -t: an aggregation of the trace, as `agg' takes it:\n"
+"                     entry|exit @NAME[KEY, ...] = FUNC(ARGS); repeatable, up\n"
+"                     to %d, at least one\n"
+"  -p, --pred EXPR    with -t: only the hits for which EXPR is true count\n"
+"  -h, --help         this text\n"
+"Without -t it prints the device's top level as a server serves it.  With\n"
+"-t it starts a server if none runs, and stops it at the end.  Exit status:\n"
+"0 (with -t: prog's, 128+N if signal N ended it); 127 if prog is not found;\n"
+"1 if no server serves the device, the lock was not had, or a definition or\n"
+"GLOB is refused; 2 for bad usage.\n", Naggopt);
+}
+
+/* the aggregations of s, to standard output: 0, or 1 (told) */
+static int
+show(Shm *s, int form)
 {
 	char syms[PATH_MAX], *buf;
 	size_t n;
-	Shm *s;
-	int form = Aprinta;
 
-	while (nextopt(c, argc, argv, "+m") != -1)
-		form = Amachine;
-	if (optind < argc) {
-		fprintf(stderr, "devtrace aggs: unexpected argument '%s'\n", argv[optind]);
-		cmdusage(c, stderr);
-		return 2;
-	}
-	s = attach();
 	buf = aggtext(s, shmpath(clientdir(), ".syms", syms, sizeof syms) < 0 ? NULL : syms, form, &n);
-	shmunmap(s);
 	if (buf == NULL) {
 		fprintf(stderr, "devtrace aggs: %s\n", errno == ENOMEM ? strerror(errno) : shmbusy(errno));
 		return 1;
@@ -32,4 +56,103 @@ xaggs(Cmd *c, int argc, char **argv)
 	n = writeall(1, buf, n) < 0;
 	free(buf);
 	return n;
+}
+
+/* -t: the session made, prog run in it, its aggregations shown, the session ended */
+static int
+session(Ownsess *o, char **argv, int form)
+{
+	int rc, bad;
+
+	if ((rc = owncheck(o)) != 0)
+		return rc;
+	if ((rc = ownopen(o, argv[0])) == Owndamaged) {
+		fprintf(stderr, "devtrace aggs: the device of %s looks damaged (bad header)\n", o->dir);
+		rc = 1;
+	}
+	if (rc == 0 && (owntraces(o) < 0 || ownstart(o, argv) < 0))
+		rc = 1;
+	/* the watched program's end is the aggregations' end: no hit comes after */
+	if (rc == 0) {
+		rc = ownwait(o, 1);
+		bad = show(o->s, form);
+		bad |= ownnomatch(o);
+		if (rc == 0)
+			rc = bad;
+	}
+	if (ownstop(o) != 0 && rc == 0)
+		rc = 1;
+	ownclose(o);
+	return rc;
+}
+
+int
+xaggs(Cmd *c, int argc, char **argv)
+{
+	static const struct option lo[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ "machine", no_argument, NULL, 'm' },
+		{ "trace", required_argument, NULL, 't' },
+		{ "agg", required_argument, NULL, 'a' },
+		{ "pred", required_argument, NULL, 'p' },
+		{ NULL, 0, NULL, 0 },
+	};
+	static Ownsess own = { .who = "devtrace aggs" };
+	static char *agg[Naggopt];
+	Ownsess *o = &own;
+	int ch, rc, form = Aprinta;
+	Shm *s;
+
+	(void)c;
+	opterr = 0;
+	o->agg = agg;
+	while ((ch = getopt_long(argc, argv, "+hmt:a:p:", lo, NULL)) != -1)
+		switch (ch) {
+		case 'h':
+			usage(stdout);
+			return 0;
+		case 'm':
+			form = Amachine;
+			break;
+		case 't':
+			/* an aggregation belongs to one trace: its @NAME is the session's */
+			if (o->nglob == 1) {
+				fprintf(stderr, "devtrace aggs: one -t: an aggregation belongs to one trace (a GLOB may name many functions)\n");
+				return 2;
+			}
+			ownglob(o, optarg);
+			break;
+		case 'a':
+			if (o->nagg == Naggopt) {
+				fprintf(stderr, "devtrace aggs: more than %d -a\n", Naggopt);
+				return 2;
+			}
+			o->agg[o->nagg++] = optarg;
+			break;
+		case 'p':
+			o->pred = optarg;
+			break;
+		default:
+			return badopt("devtrace aggs", "tap", Usage, argv);
+		}
+	if (o->nglob > 0 && o->nagg == 0) {
+		fprintf(stderr, "devtrace aggs: -t needs an -a: what to aggregate\n%s", Usage);
+		return 2;
+	}
+	if (o->nglob > 0 && optind == argc) {
+		fprintf(stderr, "devtrace aggs: -t needs a program to watch: -- prog\n%s", Usage);
+		return 2;
+	}
+	if (o->nglob > 0)
+		return session(o, argv + optind, form);
+	if ((rc = owncheck(o)) != 0)
+		return rc;
+	if (optind < argc) {
+		fprintf(stderr, "devtrace aggs: unexpected argument '%s'\n%s", argv[optind], Usage);
+		return 2;
+	}
+	s = attach();
+	rc = show(s, form);
+	shmunmap(s);
+	return rc;
 }

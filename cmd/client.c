@@ -50,6 +50,19 @@ nextopt(Cmd *c, int argc, char **argv, const char *sopts)
 	return ch;
 }
 
+int
+badopt(const char *who, const char *witharg, const char *usage, char **argv)
+{
+	if (optopt && strchr(witharg, optopt))
+		fprintf(stderr, "%s: -%c needs an argument\n", who, optopt);
+	else if (optopt)
+		fprintf(stderr, "%s: unknown option -%c\n", who, optopt);
+	else
+		fprintf(stderr, "%s: unknown option %s\n", who, argv[optind - 1]);
+	fprintf(stderr, "%s", usage);
+	return 2;
+}
+
 void
 noargs(Cmd *c, int argc, char **argv)
 {

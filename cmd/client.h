@@ -1,6 +1,7 @@
 /*
  * client.h: devtrace's own.  devtrace.c holds the table of commands
  * and calls them, one file each; under the commands, what they share:
+ * ownsess.c (a session of a command's own: run, record and aggs -t),
  * client.c (options, the device, programs and the server),
  * statetext.c (the device's state text, parsed once for all) and
  * capfile.c (the capture file's format, capfile.h); under those,
@@ -8,6 +9,7 @@
  */
 #ifndef DEVTRACE_CLIENT_H
 #define DEVTRACE_CLIENT_H
+#include <limits.h>
 #include <stdio.h>
 #include <sys/types.h>
 #include "host/shm.h"
@@ -35,9 +37,52 @@ int	xstart(Cmd *c, int argc, char **argv);
 int	xstop(Cmd *c, int argc, char **argv);
 int	xmerge(Cmd *c, int argc, char **argv);
 
+/* ownsess.c: a session of the command's own, its traces from -t GLOB (-p, -a, -P), the program it watches */
+enum {
+	Nglob = 32,		/* -t options: half the device's traces */
+	Owndamaged = -1,	/* ownopen: a server runs, its header does not check */
+};
+typedef struct Ownsess Ownsess;
+struct Ownsess {
+	/* the command sets: */
+	const char *who;	/* "devtrace run": its messages begin so */
+	char *glob[Nglob];	/* -t: a trace `runN' each */
+	int nglob;
+	char *pred;		/* -p: every trace's predicate */
+	char **agg;		/* -a: every trace's aggregations (its records off, the device's default) */
+	int nagg;
+	char *policy;		/* -P: `policy POLICY' in the session; nil: the device's default */
+	int show;		/* print each control line on stderr, as `# echo 'LINE' > DIR/N/ctl' */
+	/* ownopen sets: */
+	const char *dir;
+	Shm *top;		/* the device */
+	Shm *s;			/* the session, on it */
+	int sess;		/* its number: DIR/N/ */
+	char syms[PATH_MAX];	/* the device's symbol file */
+	off_t symoff;		/* its size when the session began: the program's symbols follow */
+	char name[Nglob][Namelen];	/* the traces made, in order */
+	int nmade;
+	int started;		/* `start' written */
+	pid_t pid;		/* the program ownstart started, until ownwait reaps it */
+	int own;		/* no server ran: ownopen started one, ownclose stops it */
+	char err[Errmax];	/* the device's reason for the last refusal, one line */
+};
+int	ownglob(Ownsess *o, char *glob);	/* one more -t: 0, or 2 (told: too many) */
+int	owncheck(Ownsess *o);	/* the options alone, before anything is made: 0, or an exit status (told) */
+int	ownopen(Ownsess *o, const char *prog);	/* prog found, the runtime preloaded, a server (started if none), the session cloned: 0; else an exit status (told), or Owndamaged (not told) */
+int	ownctl(Ownsess *o, const char *line, int quiet);	/* one line to the session's ctl: 0, else the device's errno (o->err told unless quiet) */
+char	*ownstate(Ownsess *o);	/* the session's state text (stateget's buffer); exit 1 if the lock was not had */
+int	owntraces(Ownsess *o);	/* the traces of -t with -p and -a, on, then -P: 0, or -1 (told; the ones made are removed by ownstop) */
+pid_t	ownstart(Ownsess *o, char **argv);	/* argv behind the gate, watched, the session started, our signals but INT and QUIT passed on to it: its pid, or -1 (told) */
+int	ownwait(Ownsess *o, int hang);	/* the program's exit status once it ended; -1 while it runs (hang 0) */
+int	ownstop(Ownsess *o);	/* `stop' if started, the traces removed: 0, or 1 (told) */
+int	ownnomatch(Ownsess *o);	/* 1 (told) if a GLOB named no function of the symbols the program added */
+void	ownclose(Ownsess *o);	/* the session ended; a server ownopen started, stopped */
+
 /* client.c */
 void	cmdusage(Cmd *c, FILE *f);	/* "usage: devtrace NAME ARGS" and what it does */
 int	nextopt(Cmd *c, int argc, char **argv, const char *sopts);	/* getopt's next; --help and unknown options end here */
+int	badopt(const char *who, const char *witharg, const char *usage, char **argv);	/* getopt's '?' of a command of its own usage, told as "WHO: ...", then usage: 2 */
 void	noargs(Cmd *c, int argc, char **argv);	/* a command that takes no argument: exit 2 on one */
 const char	*clientdir(void);	/* the device's directory (-d, $DEVTRACE_DIR, ...), absolute */
 Shm	*attach(void);	/* the device, if a live server serves it; else exit 1 */

@@ -5,7 +5,10 @@
  * up with the writers; devtrace cat FILE (cat.c) prints them.  record
  * does not merge: each pass copies every source's queued records in
  * bulk as a chunk of their own.  The symbol file is copied beside it,
- * FILE.syms, as devtrace run -o does.
+ * FILE.syms, as devtrace run -o does.  With -t the records are those of
+ * a session of record's own (ownsess.c) watching the program it starts,
+ * under policy block by default: the session's ring is record's alone,
+ * so waiting for its one reader costs no one else.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -32,7 +35,9 @@ enum {
 	Drainidle = 10000,	/* the last records: given up after this many Waitus naps with none (a lock held for ever) */
 };
 
-#define Usage "usage: devtrace record -o FILE [--] [prog [arg ...]]\n"
+#define Usage "usage: devtrace record [-t GLOB ...] [-p EXPR] [-P POLICY] -o FILE [--] [prog [arg ...]]\n"
+
+enum { Blockms = 1000 };	/* -t's policy: block, a writer waiting at most this long for a stalled reader */
 
 static volatile sig_atomic_t stopping;
 static volatile sig_atomic_t child;
@@ -46,15 +51,25 @@ usage(FILE *f)
 "SIGTERM; with prog, run prog attached to the device (as devtrace run does)\n"
 "and stop when it exits.  Then save what is still queued, copy the symbol\n"
 "file to FILE.syms (when FILE is a regular file), and tell on standard error\n"
-"how many records were saved and how many the device counted lost meanwhile.\n"
-"devtrace cat FILE prints the records as the 121-byte lines reading trace\n"
-"would have given.\n"
+"how many records were saved and how many the device counted lost (#lost\n"
+"and #dropped) meanwhile.  devtrace cat FILE prints the records as the\n"
+"121-byte lines reading trace would have given.\n"
 "  -o, --output FILE  where the records go (needed)\n"
+"  -t, --trace GLOB   a session of record's own, its trace of the functions\n"
+"                     whose names match GLOB (as devtrace run -t; repeatable,\n"
+"                     up to %d), watching prog alone (needed): the top\n"
+"                     level's traces and records are not touched\n"
+"  -p, --pred EXPR    with -t: keep only the hits for which EXPR is true\n"
+"  -P, --policy POLICY  with -t: the session's policy, as `policy' takes it\n"
+"                     (ring, fill, block [MS]); default block %d: nothing is\n"
+"                     lost unless record stops reading for %d ms\n"
 "  -h, --help         this text\n"
-"It reads the device a server serves; its traces are the device's as they\n"
-"are set up (devtrace ctl).  Exit status: prog's (128+N if signal N ended it);\n"
-"127 if prog is not found; 1 if no server serves the device or FILE could\n"
-"not be written; 2 for bad usage.\n");
+"Without -t it reads the device's top level as a server serves it; its\n"
+"traces are the device's as they are set up (devtrace ctl).  With -t it\n"
+"starts a server if none runs, and stops it at the end.  Exit status:\n"
+"prog's (128+N if signal N ended it); 127 if prog is not found; 1 if no\n"
+"server serves the device, an option is refused or FILE could not be\n"
+"written; 2 for bad usage.\n", Nglob, Blockms, Blockms);
 }
 
 static void
@@ -77,7 +92,7 @@ nap(long us)
 	nanosleep(&ts, NULL);
 }
 
-/* the counters of the state text now */
+/* the counters of the state text now: records lost are the ring's #lost and the full ring's #dropped */
 static int
 counters(Shm *s, unsigned long long *lost, unsigned long long *queued)
 {
@@ -85,7 +100,7 @@ counters(Shm *s, unsigned long long *lost, unsigned long long *queued)
 
 	if ((st = stateget(s, "devtrace record")) == NULL)
 		return -1;
-	*lost = statecounter(st, "lost");
+	*lost = statecounter(st, "lost") + statecounter(st, "dropped");
 	*queued = statecounter(st, "queued");
 	return 0;
 }
@@ -160,14 +175,35 @@ prepare(const char *prog)
 	return preload(clientdir()) < 0;
 }
 
+/* prog's end, looked for (hang 0) or waited for: 1 once it ended, its exit status in *rc */
+static int
+ended(Ownsess *o, pid_t pid, int hang, int *rc)
+{
+	int ws, st;
+
+	if (o->nglob > 0) {	/* the session's program: ownwait reaps it */
+		if ((st = ownwait(o, hang)) < 0)
+			return 0;
+		*rc = st;
+		return 1;
+	}
+	while ((st = waitpid(pid, &ws, hang ? 0 : WNOHANG)) < 0 && errno == EINTR)
+		;
+	if (st != pid)
+		return 0;
+	*rc = exitstatus(ws);
+	child = 0;
+	return 1;
+}
+
 /* the capture: until stopped or prog's exit, then what was queued then; records saved, or -1 */
 static long long
-capture(Shm *s, int fd, const char *out, pid_t pid, int *rc)
+capture(Ownsess *o, Shm *s, int fd, const char *out, pid_t pid, int *rc)
 {
 	unsigned long long lost, queued, saved = 0, tail = 0;
 	long long n;
 	Reader rd;
-	int wait, ws = 0, idle = 0;
+	int wait, idle = 0;
 	long us = Busyus;
 
 	memset(&rd, 0, sizeof rd);
@@ -176,10 +212,8 @@ capture(Shm *s, int fd, const char *out, pid_t pid, int *rc)
 		if ((n = save(s, &rd, fd, out, ~0ULL, &wait)) < 0)
 			break;
 		saved += n;
-		if (pid > 0 && waitpid(pid, &ws, WNOHANG) == pid) {
-			*rc = exitstatus(ws);
+		if (pid > 0 && ended(o, pid, 0, rc)) {
 			pid = 0;
-			child = 0;
 			break;
 		}
 		if (pid <= 0 && stopping)
@@ -213,13 +247,45 @@ capture(Shm *s, int fd, const char *out, pid_t pid, int *rc)
 		}
 	if (n >= 0 && flush(fd, out) < 0)
 		n = -1;
-	if (pid > 0) {	/* a write error: prog still runs; wait for it all the same */
-		while (waitpid(pid, &ws, 0) < 0 && errno == EINTR)
-			;
-		*rc = exitstatus(ws);
-		child = 0;
-	}
+	if (pid > 0)	/* a write error: prog still runs; wait for it all the same */
+		ended(o, pid, 1, rc);
 	return n < 0 ? -1 : (long long)(saved + tail);
+}
+
+/* the device's top level (attach), or with -t a session of record's own; nil with the exit status in *rc */
+static Shm *
+source(Ownsess *o, char **argv, int *rc)
+{
+	if (o->nglob == 0) {
+		if (argv[0] && (*rc = prepare(argv[0])) != 0)
+			return NULL;
+		return attach();
+	}
+	if (argv[0] == NULL) {
+		fprintf(stderr, "devtrace record: -t needs a program to watch: -- prog\n%s", Usage);
+		*rc = 2;
+		return NULL;
+	}
+	if ((*rc = ownopen(o, argv[0])) == Owndamaged) {
+		fprintf(stderr, "devtrace record: the device of %s looks damaged (bad header)\n", o->dir);
+		*rc = 1;
+	}
+	if (*rc != 0) {
+		ownclose(o);
+		return NULL;
+	}
+	return o->s;
+}
+
+/* prog: with -t the session's traces made and prog gated and watched; else attached, as devtrace run starts it */
+static pid_t
+launch(Ownsess *o, char **argv)
+{
+	if (o->nglob == 0)
+		return startprog(argv, "devtrace record", NULL);
+	if (owntraces(o) < 0)
+		return -1;
+	return ownstart(o, argv);
 }
 
 int
@@ -228,20 +294,26 @@ xrecord(Cmd *c, int argc, char **argv)
 	static const struct option lo[] = {
 		{ "help", no_argument, NULL, 'h' },
 		{ "output", required_argument, NULL, 'o' },
+		{ "trace", required_argument, NULL, 't' },
+		{ "pred", required_argument, NULL, 'p' },
+		{ "policy", required_argument, NULL, 'P' },
 		{ NULL, 0, NULL, 0 },
 	};
+	static Ownsess own = { .who = "devtrace record" };
+	static char block[32];
 	unsigned long long lost0, lost1, queued;
-	char *out = NULL, *st, syms[4096], path[4096];
+	char *out = NULL, *st, path[4096];
+	Ownsess *o = &own;
 	Caphdr h;
 	long long saved;
-	int ch, fd, rc = 0, bad = 0, regular;
+	int ch, fd = -1, rc = 0, bad = 0, regular;
 	struct stat sb;
 	pid_t pid = 0;
 	Shm *s;
 
 	(void)c;
 	opterr = 0;
-	while ((ch = getopt_long(argc, argv, "+ho:", lo, NULL)) != -1)
+	while ((ch = getopt_long(argc, argv, "+ho:t:p:P:", lo, NULL)) != -1)
 		switch (ch) {
 		case 'h':
 			usage(stdout);
@@ -249,33 +321,39 @@ xrecord(Cmd *c, int argc, char **argv)
 		case 'o':
 			out = optarg;
 			break;
+		case 't':
+			if (ownglob(o, optarg) != 0)
+				return 2;
+			break;
+		case 'p':
+			o->pred = optarg;
+			break;
+		case 'P':
+			o->policy = optarg;
+			break;
 		default:
-			if (optopt == 'o')
-				fprintf(stderr, "devtrace record: -o needs an argument\n");
-			else if (optopt)
-				fprintf(stderr, "devtrace record: unknown option -%c\n", optopt);
-			else
-				fprintf(stderr, "devtrace record: unknown option %s\n", argv[optind - 1]);
-			fprintf(stderr, "%s", Usage);
-			return 2;
+			return badopt("devtrace record", "otpP", Usage, argv);
 		}
 	if (out == NULL) {
 		fprintf(stderr, "devtrace record: no -o FILE to save the records in\n%s", Usage);
 		return 2;
 	}
-	if (optind < argc && (rc = prepare(argv[optind])) != 0)
+	if ((rc = owncheck(o)) != 0)
 		return rc;
-	s = attach();
+	/* lossless unless asked otherwise: the session's ring is record's alone */
+	snprintf(block, sizeof block, "block %d", Blockms);
+	if (o->nglob > 0 && o->policy == NULL)
+		o->policy = block;
+	if ((s = source(o, argv + optind, &rc)) == NULL)
+		return rc;
+	rc = 1;
 	if (obuf == NULL && (obuf = malloc((size_t)Bufrec * sizeof(Rec))) == NULL) {
 		fprintf(stderr, "devtrace record: out of memory\n");
-		shmunmap(s);
-		return 1;
+		goto out;
 	}
-	fd = -1;
-	rc = 1;
 	if ((st = stateget(s, "devtrace record")) == NULL)
 		goto out;
-	lost0 = statecounter(st, "lost");
+	lost0 = statecounter(st, "lost") + statecounter(st, "dropped");
 	capheader(&h, statecounter(st, "hz"));
 	/* close-on-exec: neither prog nor anything it starts inherits it */
 	if ((fd = open(out, O_WRONLY|O_CREAT|O_TRUNC|O_CLOEXEC, 0666)) < 0 || writeall(fd, (char *)&h, sizeof h) < 0) {
@@ -289,13 +367,14 @@ xrecord(Cmd *c, int argc, char **argv)
 		fprintf(stderr, "devtrace record: %s\n", deverr(shmdev(s)));
 		goto out;
 	}
-	if (optind < argc && (pid = startprog(argv + optind, "devtrace record", NULL)) < 0) {
+	if (optind < argc && (pid = launch(o, argv + optind)) < 0) {
 		shmreader(s, getpid(), 0);
 		goto out;
 	}
 	rc = 0;
-	child = pid;
-	saved = capture(s, fd, out, pid, &rc);
+	/* with -t ownstart passes signals on to prog, and ownwait reaps it */
+	child = o->nglob > 0 ? 0 : pid;
+	saved = capture(o, s, fd, out, pid, &rc);
 	shmreader(s, getpid(), 0);
 	if (close(fd) < 0) {
 		fprintf(stderr, "devtrace record: %s: %s\n", out, strerror(errno));
@@ -306,7 +385,7 @@ xrecord(Cmd *c, int argc, char **argv)
 		bad = 1;
 	/* the symbols beside a file, not beside /dev/null or a pipe */
 	snprintf(path, sizeof path, "%s.syms", out);
-	if (regular && (shmpath(clientdir(), ".syms", syms, sizeof syms) < 0 || copyfile(syms, path) < 0)) {
+	if (regular && (shmpath(clientdir(), ".syms", o->syms, sizeof o->syms) < 0 || copyfile(o->syms, path) < 0)) {
 		fprintf(stderr, "devtrace record: %s: %s\n", path, strerror(errno));
 		bad = 1;
 	}
@@ -316,11 +395,16 @@ xrecord(Cmd *c, int argc, char **argv)
 		fprintf(stderr, "devtrace record: %lld records saved\n", saved);
 		bad = 1;
 	}
+	bad |= ownnomatch(o);
 	if (rc == 0 && bad)
 		rc = 1;
 out:
 	if (fd >= 0)
 		close(fd);
-	shmunmap(s);
+	if (o->nglob == 0)
+		shmunmap(s);
+	else if (ownstop(o) != 0 && rc == 0)
+		rc = 1;
+	ownclose(o);
 	return rc;
 }

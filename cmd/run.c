@@ -1,24 +1,20 @@
 /*
  * run.c: devtrace run.  Without options it execs the program attached
  * (LD_PRELOAD), as it always did.  With options it is a whole session,
- * uftrace's record and replay in one command: traces made by name
- * pattern, the device started, the program run while its records are
- * read, then the traces removed and the call flow printed by
- * scripts/name and scripts/flow.  It writes to tracectl what a user
- * would (-v shows it), and it puts back what it found: the other
- * traces are not touched, a device it found stopped is stopped again,
- * a server it started is stopped.
+ * uftrace's record and replay in one command, on a session of its own
+ * (ownsess.c): traces made by name pattern, the program run while its
+ * records are read, then the traces removed and the call flow printed
+ * by scripts/name and scripts/flow.  It writes to the session's ctl
+ * what a user would (-v shows it); the top level's traces and records
+ * are not touched, and a server it started is stopped.
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <fnmatch.h>
 #include <getopt.h>
 #include <limits.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -26,29 +22,14 @@
 
 enum {
 	Pollms = 5,		/* the program runs: read the records this often */
-	Nglob = 32,		/* -t options: half the device's traces */
 };
 
 typedef struct Run Run;
 struct Run {
-	char *glob[Nglob];
-	int nglob;
-	char *pred;		/* -p: attached to every trace made */
+	Ownsess o;		/* the session: -t, -p, -v */
 	char *out;		/* -o: the raw records go here */
-	int show;		/* -v: print each line written to tracectl */
-	const char *dir;
-	Shm *top;		/* the device */
-	Shm *s;			/* the session of run's own, on it */
-	int sess;		/* its number: DIR/N/ctl */
-	char name[Nglob][Namelen];	/* the traces made, in order */
-	int nmade;
-	int started;		/* the device was stopped: run wrote start */
-	int own;		/* no server ran: run started one */
-	char err[Errmax];	/* the device's reason for the last refusal */
 	int werr;		/* writing the records failed */
 };
-
-static volatile sig_atomic_t child;
 
 #define Usage "usage: devtrace run [-t GLOB ...] [-p EXPR] [-o FILE] [-v] [--] prog [arg ...]\n"
 
@@ -88,26 +69,6 @@ usage(FILE *f)
 		Nglob);
 }
 
-static void
-onsig(int sig)
-{
-	/* the terminal's ^C reaches prog itself; what is sent to us alone is passed on */
-	if (child > 0 && sig != SIGINT && sig != SIGQUIT)
-		kill(child, sig);
-}
-
-/* a server runs but its header does not check: nothing can attach */
-static int
-damaged(const char *dir)
-{
-	Shm *s;
-
-	if (shmattach(dir, &s, NULL) == NULL)
-		return 1;
-	shmunmap(s);
-	return 0;
-}
-
 /* the program the user asked for runs all the same, as if devtrace were not there */
 static int
 untraced(const char *dir, char **argv)
@@ -123,158 +84,19 @@ untraced(const char *dir, char **argv)
 static int
 plainrun(const char *dir, char **argv)
 {
+	Shm *s;
+
 	if (preload(dir) < 0)
 		return 1;
 	/* two runs at once may race to start it: the loser finds the winner's */
 	if (livepid(dir) == 0 && spawn(NULL, 0) != 0 && livepid(dir) == 0)
 		return 1;
-	if (damaged(dir))
+	if (shmattach(dir, &s, NULL) == NULL)
 		return untraced(dir, argv);
+	shmunmap(s);
 	execvp(argv[0], argv);
 	fprintf(stderr, "devtrace: %s: %s\n", argv[0], strerror(errno));
 	return 127;
-}
-
-/* the device matches names as fnmatch does without escapes (dev/lib.c: globmatch) */
-static char *
-badglob(const char *g)
-{
-	const char *p;
-
-	if (*g == 0)
-		return "empty pattern";
-	if (strlen(g) >= Globlen)
-		return "longer than 63 bytes";
-	for (p = g; *p; p++) {
-		if (*p == '[') {
-			/* [ then ! then at least one member, then ]: what the device accepts */
-			const char *q = p + 1;
-			if (*q == '!')
-				q++;
-			if (*q == 0 || (q = strchr(q + 1, ']')) == NULL)
-				return "[ without ]";
-			p = q;
-			continue;
-		}
-		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.$-*?", *p))
-			return "a character no function name has";
-	}
-	return NULL;
-}
-
-/* the state now; a session cannot go on without it */
-static char *
-state(Run *r)
-{
-	char *st;
-
-	if ((st = stateget(r->s, "devtrace run")) == NULL)
-		exit(1);
-	return st;
-}
-
-/* a shell word, for -v: the line inside single quotes */
-static void
-showline(Run *r, const char *line)
-{
-	const char *p;
-
-	fputs("# echo '", stderr);
-	for (p = line; *p; p++)
-		if (*p == '\'')
-			fputs("'\\''", stderr);
-		else
-			fputc(*p, stderr);
-	fprintf(stderr, "' > %s/%d/ctl\n", r->dir, r->sess);
-}
-
-/* a predicate's error is three lines, the reason, the text and a caret: made one */
-static void
-oneline(char *err)
-{
-	char *text, *caret, *end;
-
-	if ((text = strchr(err, '\n')) == NULL)
-		return;
-	*text++ = 0;
-	if ((caret = strchr(text, '\n')) != NULL && (end = strchr(++caret, '^')) != NULL && caret[0] == ' ' && caret[1] == ' ')
-		snprintf(err + strlen(err), Errmax - strlen(err), " at column %d", (int)(end - caret) - 1);
-}
-
-/* one line to tracectl, as echo would write it; 0, else the device's errno */
-static int
-ctl(Run *r, const char *line, int quiet)
-{
-	char buf[Linemax + 2];
-	size_t n;
-	int e;
-
-	n = snprintf(buf, sizeof buf, "%s\n", line);
-	if (n >= sizeof buf) {
-		fprintf(stderr, "devtrace run: %s: line too long\n", line);
-		return E2big;
-	}
-	if (r->show)
-		showline(r, line);
-	r->err[0] = 0;
-	if ((e = shmctl(r->s, buf, n, getpid(), r->err, sizeof r->err)) != 0 && r->err[0] == 0)
-		snprintf(r->err, sizeof r->err, "%s", strerror(e));
-	if (e != 0)
-		oneline(r->err);
-	if (e != 0 && !quiet)
-		fprintf(stderr, "devtrace run: %s\n", r->err);
-	return e;
-}
-
-/* the traces of -t, with -p; on a refusal the ones made are removed by the caller */
-static int
-mktraces(Run *r)
-{
-	char line[Linemax + 1], *st;
-	Statetrace t;
-	int i, k = 1;
-
-	for (i = 0; i < r->nglob; i++) {
-		st = state(r);
-		/* the device refuses a second trace of one pattern; say which one has it */
-		if (statetrace(st, r->glob[i], NULL, &t)) {
-			fprintf(stderr, "devtrace run: -t '%s': the session has a trace of that pattern already: %.*s\n",
-				r->glob[i], t.len, t.line);
-			return -1;
-		}
-		/* the first free runN; a run at the same moment may take it: then the next */
-		for (;; k++) {
-			snprintf(r->name[i], Namelen, "run%d", k);
-			if (statetrace(st, NULL, r->name[i], &t))
-				continue;
-			snprintf(line, sizeof line, "trace %s new %s", r->glob[i], r->name[i]);
-			if (ctl(r, line, 1) == 0)
-				break;
-			st = state(r);
-			if (!statetrace(st, NULL, r->name[i], &t)) {
-				fprintf(stderr, "devtrace run: %s\n", r->err);
-				return -1;
-			}
-		}
-		k++;
-		r->nmade = i + 1;
-		if (r->pred) {
-			snprintf(line, sizeof line, "trace %s pred /%s/", r->name[i], r->pred);
-			if (strlen(r->pred) + 32 > Linemax) {
-				fprintf(stderr, "devtrace run: -p: predicate too long\n");
-				return -1;
-			}
-			if (ctl(r, line, 1) != 0) {
-				fprintf(stderr, "devtrace run: -p '%s': %s\n", r->pred,
-					strncmp(r->err, "trace: ", 7) == 0 ? r->err + 7 : r->err);
-				return -1;
-			}
-		}
-		snprintf(line, sizeof line, "trace %s on", r->name[i]);
-		if (ctl(r, line, 0) != 0)
-			return -1;
-	}
-	return 0;
 }
 
 /* queued records to fd, at most max bytes; how many were read, or -1 on a write error */
@@ -287,7 +109,7 @@ drain(Run *r, Reader *rd, int fd, unsigned long long max)
 
 	for (;;) {
 		want = max - got < sizeof buf ? max - got : sizeof buf;
-		if (want == 0 || (n = shmread(r->s, rd, buf, want)) == 0)
+		if (want == 0 || (n = shmread(r->o.s, rd, buf, want)) == 0)
 			return got;
 		if (writeall(fd, buf, n) < 0)
 			return -1;
@@ -295,108 +117,37 @@ drain(Run *r, Reader *rd, int fd, unsigned long long max)
 	}
 }
 
-/* prog, attached; the records read into fd while it runs; its status as an exit status */
+/* prog, in the session; the records read into fd while it runs; its status as an exit status */
 static int
 runprog(Run *r, Reader *rd, int fd, char **argv)
 {
 	struct timespec ts = { 0, Pollms * 1000000L };
-	struct sigaction sa;
-	int st, rc;
-	pid_t pid;
+	int rc;
 
-	char line[32];
-	int gate;
-
-	if ((pid = startprog(argv, "devtrace run", &gate)) < 0)
+	if (ownstart(&r->o, argv) < 0)
 		return 1;
-	/* the session records prog alone, from its first call: it execs once watched and started */
-	snprintf(line, sizeof line, "watch %d", (int)pid);
-	if (ctl(r, line, 0) != 0 || ctl(r, "start", 0) != 0) {
-		kill(pid, SIGKILL);
-		close(gate);
-		waitpid(pid, &st, 0);
-		return 1;
-	}
-	r->started = 1;
-	close(gate);
-	child = pid;
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = onsig;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGQUIT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
 	for (;;) {
 		/* on a write error go on: prog still runs, the clean-up still follows */
 		if (drain(r, rd, fd, ~0ULL) < 0 && !r->werr++)
 			fprintf(stderr, "devtrace run: writing the records: %s\n", strerror(errno));
-		if ((rc = waitpid(pid, &st, WNOHANG)) == pid)
-			break;
-		if (rc < 0 && errno != EINTR) {
-			perror("devtrace run: waitpid");
-			return 1;
-		}
+		if ((rc = ownwait(&r->o, 0)) >= 0)
+			return rc;
 		nanosleep(&ts, NULL);
 	}
-	child = 0;
-	return exitstatus(st);
 }
 
-/* stop, remove, then read what is queued (bounded: others' traces may still write) */
+/* stop, remove, then read what is queued (bounded: what the counters said then) */
 static int
 undo(Run *r, Reader *rd, int fd)
 {
-	char line[64];
-	int i, rc = 0;
+	int rc = ownstop(&r->o);
 
-	if (r->started && ctl(r, "stop", 0) != 0)
-		rc = 1;
-	for (i = r->nmade - 1; i >= 0; i--) {
-		snprintf(line, sizeof line, "trace %s remove", r->name[i]);
-		if (ctl(r, line, 0) != 0)
-			rc = 1;
-	}
 	/* what is queued now, and the rest of a record a read split */
-	if (fd >= 0 && drain(r, rd, fd, statecounter(state(r), "queued") * Reclen + (rd->len - rd->off)) < 0 && !r->werr++)
+	if (fd >= 0 && drain(r, rd, fd, statecounter(ownstate(&r->o), "queued") * Reclen + (rd->len - rd->off)) < 0 && !r->werr++)
 		fprintf(stderr, "devtrace run: writing the records: %s\n", strerror(errno));
 	if (r->werr)
 		rc = 1;
-	shmreader(r->s, getpid(), 0);
-	return rc;
-}
-
-/* a GLOB that named no function of the symbols appended since off */
-static int
-nomatch(Run *r, const char *syms, off_t off)
-{
-	char line[8192], name[4096];
-	int i, rc = 0, *hit;
-	FILE *f;
-
-	if (r->nglob == 0)
-		return 0;
-	if ((f = fopen(syms, "r")) == NULL || fseeko(f, 0, SEEK_END) != 0 || ftello(f) <= off) {
-		fprintf(stderr, "devtrace run: the program wrote no symbols: was it built with devtrace-cc?\n");
-		if (f)
-			fclose(f);
-		return 1;
-	}
-	if ((hit = calloc(r->nglob, sizeof *hit)) == NULL) {
-		fclose(f);
-		return 0;
-	}
-	fseeko(f, off, SEEK_SET);
-	while (fgets(line, sizeof line, f))
-		if (sscanf(line, "%*s %4095s", name) == 1)
-			for (i = 0; i < r->nglob; i++)
-				hit[i] |= fnmatch(r->glob[i], name, FNM_NOESCAPE) == 0;
-	fclose(f);
-	for (i = 0; i < r->nglob; i++)
-		if (!hit[i]) {
-			fprintf(stderr, "devtrace run: -t '%s': no function of the program matched\n", r->glob[i]);
-			rc = 1;
-		}
-	free(hit);
+	shmreader(r->o.s, getpid(), 0);
 	return rc;
 }
 
@@ -453,101 +204,48 @@ showflow(const char *syms, const char *records, const char *sigs, unsigned long 
 	return !WIFEXITED(st) || WEXITSTATUS(st) != 0;
 }
 
-/* run's session ended; the server run started stopped as devtrace stop does */
-static void
-stopown(Run *r)
-{
-	int pid;
-
-	if (r->s)
-		shmsessclose(r->top, r->sess);
-	if (r->own && (pid = livepid(r->dir)) != 0)
-		stopserver(pid);
-}
-
 static int
 session(Run *r, char **argv)
 {
-	char syms[PATH_MAX], tmp[PATH_MAX], sigs[PATH_MAX + 8], *st;
+	char tmp[PATH_MAX], sigs[PATH_MAX + 8];
+	Ownsess *o = &r->o;
 	unsigned long long lost;
-	struct stat sb;
-	off_t symoff;
 	Reader rd;
-	int fd, rc, bad, i;
+	int fd = -1, rc, bad;
 
-	for (i = 0; i < r->nglob; i++) {
-		char *why = badglob(r->glob[i]);
-		if (why) {
-			fprintf(stderr, "devtrace run: -t '%s': bad pattern: %s\n", r->glob[i], why);
-			return 1;
-		}
-	}
-	if (r->pred && r->nglob == 0) {
-		fprintf(stderr, "devtrace run: -p needs a -t to attach it to\n");
-		return 2;
-	}
-	if (!findprog(argv[0], tmp, sizeof tmp)) {
-		fprintf(stderr, "devtrace run: %s: program not found\n", argv[0]);
-		return 127;
-	}
-	/* -p names the program's arguments before it has attached */
-	argnamesdir(r->dir);
-	argnamesobj(tmp);
-	if (preload(r->dir) < 0)
-		return 1;
+	if ((rc = owncheck(o)) != 0)
+		return rc;
+	if ((rc = ownopen(o, argv[0])) == Owndamaged)
+		return untraced(o->dir, argv);
+	if (rc != 0)
+		goto out;
+	rc = 1;
 	if (r->out) {
 		/* close-on-exec: neither prog nor the server inherits it */
 		if ((fd = open(r->out, O_WRONLY|O_CREAT|O_TRUNC|O_CLOEXEC, 0666)) < 0) {
 			fprintf(stderr, "devtrace run: %s: %s\n", r->out, strerror(errno));
-			return 1;
+			goto out;
 		}
 	} else {
 		snprintf(tmp, sizeof tmp, "%s/devtrace-run.XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
 		if ((fd = mkostemp(tmp, O_CLOEXEC)) < 0) {
 			fprintf(stderr, "devtrace run: %s: %s\n", tmp, strerror(errno));
-			return 1;
-		}
-	}
-	if (livepid(r->dir) == 0) {
-		/* two runs at once may race to start it: the loser finds the winner's */
-		r->own = spawn((char *[]){ "-n" }, 1) == 0;
-		if (!r->own && livepid(r->dir) == 0)
 			goto out;
-	}
-	if (shmattach(r->dir, &r->top, NULL) == NULL) {
-		if (livepid(r->dir) > 0) {
-			close(fd);
-			if (!r->out)
-				unlink(tmp);
-			return untraced(r->dir, argv);
 		}
-		fprintf(stderr, "devtrace run: no devtraced serves %s\n", r->dir);
-		goto out;
 	}
-	/* a session of its own: other users' traces neither see its records nor lose theirs to it */
-	if ((r->sess = shmclone(r->top, getuid(), getpid(), r->err, sizeof r->err)) < 0) {
-		fprintf(stderr, "devtrace run: %s\n", r->err);
-		goto out;
-	}
-	if ((r->s = shmsess(r->top, r->sess)) == NULL) {
-		fprintf(stderr, "devtrace run: session %d: %s\n", r->sess, strerror(errno));
-		goto out;
-	}
-	if (shmpath(r->dir, ".syms", syms, sizeof syms) < 0)
-		syms[0] = 0;
-	symoff = stat(syms, &sb) == 0 ? sb.st_size : 0;
-	if (shmreader(r->s, getpid(), 1) != 0) {
-		fprintf(stderr, "devtrace run: %s\n", deverr(shmdev(r->s)));
+	if (shmreader(o->s, getpid(), 1) != 0) {
+		fprintf(stderr, "devtrace run: %s\n", deverr(shmdev(o->s)));
 		goto out;
 	}
 	memset(&rd, 0, sizeof rd);
-	st = state(r);
-	lost = statecounter(st, "lost");
-	if (mktraces(r) < 0)
-		goto undo;
+	lost = statecounter(ownstate(o), "lost");
+	if (owntraces(o) < 0) {
+		undo(r, &rd, -1);
+		goto out;
+	}
 	rc = runprog(r, &rd, fd, argv);
 	bad = undo(r, &rd, fd);
-	if ((lost = statecounter(state(r), "lost") - lost) > 0)
+	if ((lost = statecounter(ownstate(o), "lost") - lost) > 0)
 		fprintf(stderr, "devtrace run: %llu records lost while the program ran (the device's #lost)\n", lost);
 	if (close(fd) < 0) {
 		fprintf(stderr, "devtrace run: %s: %s\n", r->out ? r->out : tmp, strerror(errno));
@@ -556,33 +254,29 @@ session(Run *r, char **argv)
 	fd = -1;
 	if (r->out) {
 		snprintf(tmp, sizeof tmp, "%s.syms", r->out);
-		if (copyfile(syms, tmp) < 0) {
+		if (copyfile(o->syms, tmp) < 0) {
 			fprintf(stderr, "devtrace run: %s: %s\n", tmp, strerror(errno));
 			bad = 1;
 		}
 		snprintf(tmp, sizeof tmp, "%s.sigs", r->out);
-		bad |= sigsto(syms, symoff, tmp);
+		bad |= sigsto(o->syms, o->symoff, tmp);
 	} else {
 		snprintf(sigs, sizeof sigs, "%s.sigs", tmp);
-		bad |= sigsto(syms, symoff, sigs);
-		bad |= showflow(syms, tmp, sigs, statecounter(state(r), "hz"));
+		bad |= sigsto(o->syms, o->symoff, sigs);
+		bad |= showflow(o->syms, tmp, sigs, statecounter(ownstate(o), "hz"));
 		unlink(sigs);
 		unlink(tmp);
 	}
-	bad |= nomatch(r, syms, symoff);
+	bad |= ownnomatch(o);
 	if (rc == 0 && bad)
 		rc = 1;
-	stopown(r);
-	return rc;
-undo:
-	undo(r, &rd, -1);
 out:
 	if (fd >= 0)
 		close(fd);
-	if (!r->out)
+	if (fd >= 0 && !r->out)
 		unlink(tmp);
-	stopown(r);
-	return 1;
+	ownclose(o);
+	return rc;
 }
 
 int
@@ -596,7 +290,7 @@ xrun(Cmd *c, int argc, char **argv)
 		{ "show-ctl", no_argument, NULL, 'v' },
 		{ NULL, 0, NULL, 0 },
 	};
-	static Run run;
+	static Run run = { .o.who = "devtrace run" };
 	Run *r = &run;
 	int ch, opts = 0;
 
@@ -609,30 +303,20 @@ xrun(Cmd *c, int argc, char **argv)
 			usage(stdout);
 			return 0;
 		case 't':
-			if (r->nglob == Nglob) {
-				fprintf(stderr, "devtrace run: more than %d -t\n", Nglob);
+			if (ownglob(&r->o, optarg) != 0)
 				return 2;
-			}
-			r->glob[r->nglob++] = optarg;
 			break;
 		case 'p':
-			r->pred = optarg;
+			r->o.pred = optarg;
 			break;
 		case 'o':
 			r->out = optarg;
 			break;
 		case 'v':
-			r->show = 1;
+			r->o.show = 1;
 			break;
 		default:
-			if (optopt && strchr("tpo", optopt))
-				fprintf(stderr, "devtrace run: -%c needs an argument\n", optopt);
-			else if (optopt)
-				fprintf(stderr, "devtrace run: unknown option -%c\n", optopt);
-			else
-				fprintf(stderr, "devtrace run: unknown option %s\n", argv[optind - 1]);
-			fprintf(stderr, "%s", Usage);
-			return 2;
+			return badopt("devtrace run", "tpo", Usage, argv);
 		}
 	}
 	if (optind >= argc) {
@@ -640,8 +324,7 @@ xrun(Cmd *c, int argc, char **argv)
 		fprintf(stderr, "%s", Usage);
 		return 2;
 	}
-	r->dir = clientdir();
 	if (!opts)
-		return plainrun(r->dir, argv + optind);
+		return plainrun(clientdir(), argv + optind);
 	return session(r, argv + optind);
 }

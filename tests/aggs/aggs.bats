@@ -2,12 +2,17 @@
 # Aggregations on programs whose calls are known: counts, sums, averages,
 # distributions bucket by bucket, keys by pid and by thread, durations,
 # the same answers from the awk scripts over a full trace, a full table,
-# the state's round trip, and refusals.
+# the state's round trip, refusals, and devtrace aggs -t's session of
+# its own beside the top level's trace.
+# shellcheck disable=SC2154 # stderr and stderr_lines: set by run --separate-stderr
 load ../files/helper
 
 setup_file() {
 	for f in known threads many; do
 		"$ROOT/bin/devtrace-cc" -O0 -g -o "$BATS_FILE_TMPDIR/ag_$f" "$BATS_TEST_DIRNAME/ag_$f.c" -lpthread
+	done
+	for f in loop parse; do
+		"$ROOT/bin/devtrace-cc" -O0 -g -o "$BATS_FILE_TMPDIR/fl_$f" "$BATS_TEST_DIRNAME/../files/fl_$f.c"
 	done
 }
 
@@ -243,4 +248,145 @@ agg t records on"
   ag_c  7"
 	run devtrace aggs -m
 	assert_output "$(cat "$D/aggraw")"
+}
+
+# the top level's counters of records
+records() {
+	grep -E '^#(hits|read|queued|lost|dropped) ' "$D/tracectl"
+}
+
+@test "aggs -t: a session of its own aggregates its program's calls alone; the top level's trace keeps its records" {
+	X=$BATS_FILE_TMPDIR
+	start
+	ctl trace 'parse_*' new other
+	ctl trace other on
+	ctl start
+	# 1+2*3+4: parse_expr(0); parse_term at 0, 2, 6; parse_num at 0, 2, 4, 6
+	run --separate-stderr devtrace aggs -t 'parse_*' -a 'entry @calls[func] = count()' -a 'entry @at[func] = sum(arg0)' -a 'exit @v[func] = max(retval)' -- "$X/fl_parse" '1+2*3+4'
+	assert_success
+	assert_output "11
+@calls[func] = count()
+  parse_expr  1
+  parse_term  3
+  parse_num   4
+
+@at[func] = sum(arg0)
+  parse_expr   0
+  parse_term   8
+  parse_num   12
+
+@v[func] = max(retval)
+  parse_num    4
+  parse_term   6
+  parse_expr  11"
+	assert_equal "$stderr" ""
+	# the top level's: its 8 calls, E and X, queued; no aggregation of its own
+	run records
+	assert_output - <<-'END'
+	#hits 16
+	#read 0
+	#queued 16
+	#lost 0
+	#dropped 0
+	END
+	run cat "$D/aggs"
+	assert_output ""
+	run grep '^#sessions' "$D/tracectl"
+	assert_output '#sessions live 0 made 1 ended 1 reaped 0 refused 0'
+	# -m: the machine lines; the program's exit status is aggs'
+	run devtrace aggs -m -t 'parse_n*' -a 'entry @calls[func] = count()' -- "$X/fl_parse" '1+2*3+4' 3
+	assert_failure 3
+	assert_output "11
+@calls count - 4 4 parse_num"
+}
+
+@test "aggs -t -p: another process at the top level at the same time counts in neither the session nor its records" {
+	X=$BATS_FILE_TMPDIR
+	F=$BATS_TEST_TMPDIR
+	start
+	ctl trace fl_work new other
+	ctl trace other on
+	ctl start
+	devtrace aggs -t fl_work -a 'entry @n[arg0] = count()' -a 'entry @even = sum(arg1)' -p 'arg1 % 2 == 0' -- "$X/fl_loop" 3 10 "$F/go" 0 > "$F/out" 3>&- &
+	a=$!
+	devtrace run "$X/fl_loop" 4 10 "$F/go" 0 > /dev/null 3>&- &
+	b=$!
+	# shellcheck disable=SC2034 # read by teardown in helper.bash
+	BGPIDS="$a $b"
+	waitfor test -d "$D/1"
+	touch "$F/go"
+	wait $a
+	wait $b
+	# fl_work(3, i) for i even of 0..9: 5 calls, 0+2+4+6+8
+	run cat "$F/out"
+	assert_output "3 30045
+@n[arg0] = count()
+  3  5
+
+@even = sum(arg1)
+          20"
+	# the top level's: both programs' 20 calls, E and X
+	run records
+	assert_output - <<-'END'
+	#hits 40
+	#read 0
+	#queued 40
+	#lost 0
+	#dropped 0
+	END
+	run sh -c "awk '{ print \$5 }' '$D/trace' | sort | uniq -c"
+	assert_output "     10 0000000000000003
+     10 0000000000000004
+      1 0000000000000bb8
+      1 0000000000000bb9
+      1 0000000000000bba
+      1 0000000000000bbb
+      1 0000000000000bbc
+      1 0000000000000bbd
+      1 0000000000000bbe
+      1 0000000000000bbf
+      1 0000000000000bc0
+      1 0000000000000bc1
+      1 0000000000000fa0
+      1 0000000000000fa1
+      1 0000000000000fa2
+      1 0000000000000fa3
+      1 0000000000000fa4
+      1 0000000000000fa5
+      1 0000000000000fa6
+      1 0000000000000fa7
+      1 0000000000000fa8
+      1 0000000000000fa9"
+}
+
+@test "aggs -t's refusals: one -t, an -a and a program needed, a bad definition named" {
+	X=$BATS_FILE_TMPDIR
+	start
+	run --separate-stderr devtrace aggs -t 'parse_*' -t fl_work -a 'entry @a = count()' -- "$X/fl_parse" 1
+	assert_failure 2
+	assert_equal "$stderr" "devtrace aggs: one -t: an aggregation belongs to one trace (a GLOB may name many functions)"
+	run --separate-stderr devtrace aggs -t 'parse_*' -- "$X/fl_parse" 1
+	assert_failure 2
+	assert_equal "${stderr_lines[0]}" "devtrace aggs: -t needs an -a: what to aggregate"
+	run --separate-stderr devtrace aggs -t 'parse_*' -a 'entry @a = count()'
+	assert_failure 2
+	assert_equal "${stderr_lines[0]}" "devtrace aggs: -t needs a program to watch: -- prog"
+	run --separate-stderr devtrace aggs -a 'entry @a = count()'
+	assert_failure 2
+	assert_equal "$stderr" "devtrace aggs: -a needs a -t to attach it to"
+	run --separate-stderr devtrace aggs -t 'parse_*' -a 'entry @a[arg9] = count()' -- "$X/fl_parse" 1
+	assert_failure 1
+	assert_equal "$stderr" "devtrace aggs: -a 'entry @a[arg9] = count()': key 1: unknown variable at column 1"
+	run --separate-stderr devtrace aggs -t 'parse_*' -a 'entry @a = count()' -p 'arg0 ==' -- "$X/fl_parse" 1
+	assert_failure 1
+	assert_equal "$stderr" "devtrace aggs: -p 'arg0 ==': expression expected at column 8"
+	run --separate-stderr devtrace aggs -t 'zz*' -a 'entry @a = count()' -- "$X/fl_parse" 1
+	assert_failure 1
+	assert_equal "$output" "1
+@a = count()"
+	assert_equal "$stderr" "devtrace aggs: -t 'zz*': no function of the program matched"
+	run grep '^#sessions' "$D/tracectl"
+	assert_output '#sessions live 0 made 3 ended 3 reaped 0 refused 0'
+	run grep -c '^trace ' "$D/tracectl"
+	assert_output 0
 }

@@ -1,6 +1,8 @@
 #!/usr/bin/env bats
 # devtrace record -o FILE saves the records, binary, from the shared
 # memory; devtrace cat FILE prints them as the lines reading trace gives.
+# With -t, from a session of its own beside the top level's trace, under
+# policy block unless -P says otherwise.
 # shellcheck disable=SC2154 # stderr and stderr_lines: set by run --separate-stderr
 load helper
 
@@ -263,7 +265,7 @@ noticks() {
 	assert_equal "$stderr" "devtrace record: $BATS_TEST_TMPDIR/nosuch: program not found"
 	run devtrace record --help
 	assert_success
-	assert_line --index 0 "usage: devtrace record -o FILE [--] [prog [arg ...]]"
+	assert_line --index 0 "usage: devtrace record [-t GLOB ...] [-p EXPR] [-P POLICY] -o FILE [--] [prog [arg ...]]"
 	run --separate-stderr devtrace cat -f "$BATS_TEST_TMPDIR/f"
 	assert_failure 2
 	assert_equal "${stderr_lines[0]}" "devtrace cat: unexpected argument '$BATS_TEST_TMPDIR/f'"
@@ -328,4 +330,131 @@ noticks() {
 	run awk '$1 == "E" { t = $4; i = strtonum("0x" $6); if (t in n && i != last[t] + 1) bad++; last[t] = i; n[t]++ }
 		END { for (t in n) if (n[t] != 3000) bad++; print length(n), bad + 0 }' "$BATS_TEST_TMPDIR/out"
 	assert_output "4 0"
+}
+
+# fl_loop ID's calls in devtrace cat's lines: E fl_work(ID, i) then X
+# returning ID * 1000 + i, for i = 0.., all at fl_work's pc (from SYMS) and
+# of one thread: "lines bad"
+loopcalls() {
+	awk -v id="$1" -v pc="$(awk '$2 == "fl_work" { print $1 }' "$2")" '{ i = int((NR - 1) / 2) }
+		NR == 1 { tid = $4 }
+		$2 != pc || $4 != tid { bad++ }
+		NR % 2 == 1 && ($1 != "E" || $5 != sprintf("%016x", id) || $6 != sprintf("%016x", i)) { bad++ }
+		NR % 2 == 0 && ($1 != "X" || $5 != sprintf("%016x", id * 1000 + i)) { bad++ }
+		END { print NR, bad + 0 }' "$3"
+}
+
+@test "record -t: a session of its own, exactly its program's calls; the top level's trace of the same function keeps all of its own" {
+	needlib
+	start
+	ctl trace fl_work new other
+	ctl trace other on
+	ctl start
+	run --separate-stderr devtrace record -t fl_work -o "$BATS_TEST_TMPDIR/f" -- "$BATS_FILE_TMPDIR/fl_loop" 3 500 - 0
+	assert_success
+	assert_output "3 1624750"
+	assert_equal "$stderr" "devtrace record: 1000 records saved, 0 lost"
+	devtrace cat "$BATS_TEST_TMPDIR/f" > "$BATS_TEST_TMPDIR/out"
+	wellformed "$BATS_TEST_TMPDIR/out"
+	run loopcalls 3 "$BATS_TEST_TMPDIR/f.syms" "$BATS_TEST_TMPDIR/out"
+	assert_output "1000 0"
+	# the top level's: the same 1000 hits, all queued, none read, none lost
+	run grep -E '^#(hits|read|queued|lost|dropped|reader) ' "$D/tracectl"
+	assert_output - <<-'END'
+	#hits 1000
+	#read 0
+	#queued 1000
+	#lost 0
+	#dropped 0
+	END
+	devtrace cat > "$BATS_TEST_TMPDIR/top"
+	run loopcalls 3 "$BATS_TEST_TMPDIR/f.syms" "$BATS_TEST_TMPDIR/top"
+	assert_output "1000 0"
+	# its trace as it was, and no other left
+	run grep '^trace ' "$D/tracectl"
+	assert_output "trace fl_work new other
+trace other on"
+	run grep '^#sessions' "$D/tracectl"
+	assert_output '#sessions live 0 made 1 ended 1 reaped 0 refused 0'
+}
+
+@test "record -t: policy block 1000 in its session alone; a reader held up loses nothing where the top level's ring loses" {
+	needlib
+	start
+	ctl trace fl_work new other
+	ctl trace other on
+	ctl start
+	F=$BATS_TEST_TMPDIR
+	devtrace record -t fl_work -o "$F/f" -- "$BATS_FILE_TMPDIR/fl_loop" 7 200000 "$F/go" 0 > "$F/stdout" 2> "$F/err" 3>&- &
+	r=$!
+	# shellcheck disable=SC2034 # read by teardown in helper.bash
+	BGPIDS=$r
+	waitfor test -d "$D/1"
+	run grep '^policy' "$D/1/ctl"
+	assert_output 'policy block 1000'
+	run grep '^policy' "$D/tracectl"
+	assert_output 'policy ring'
+	# no reading for 0.3 s while 400,000 records come, 65,536 a ring: under block the program waits
+	kill -STOP $r
+	touch "$F/go"
+	sleep 0.3
+	kill -CONT $r
+	# its exit status, checked by bats: 0
+	wait $r
+	run cat "$F/stdout"
+	assert_output "7 21399900000"
+	run cat "$F/err"
+	assert_output "devtrace record: 400000 records saved, 0 lost"
+	devtrace cat "$F/f" > "$F/out"
+	run loopcalls 7 "$F/f.syms" "$F/out"
+	assert_output "400000 0"
+	# the same run under the top level's ring, with no reader: the newest 65,536 kept
+	run grep -E '^#(hits|read|queued|lost|dropped) ' "$D/tracectl"
+	assert_output - <<-'END'
+	#hits 400000
+	#read 0
+	#queued 65536
+	#lost 334464
+	#dropped 0
+	END
+}
+
+@test "record -t: -P sets the session's policy; refusals name the option" {
+	needlib
+	start
+	F=$BATS_TEST_TMPDIR
+	devtrace record -t fl_work -P fill -o "$F/f" -- "$BATS_FILE_TMPDIR/fl_loop" 7 20 "$F/go" 0 > /dev/null 2> "$F/err" 3>&- &
+	r=$!
+	# shellcheck disable=SC2034 # read by teardown in helper.bash
+	BGPIDS=$r
+	waitfor test -d "$D/1"
+	run grep '^policy' "$D/1/ctl"
+	assert_output 'policy fill'
+	touch "$F/go"
+	wait $r
+	run cat "$F/err"
+	assert_output "devtrace record: 40 records saved, 0 lost"
+	run --separate-stderr devtrace record -t fl_work -P bogus -o "$F/f" -- "$BATS_FILE_TMPDIR/fl_loop" 7 2 - 0
+	assert_failure 1
+	assert_equal "$stderr" "devtrace record: -P 'bogus': unknown policy (ring, fill or block)"
+	run --separate-stderr devtrace record -t fl_work -p 'arg9 > 1' -o "$F/f" -- "$BATS_FILE_TMPDIR/fl_loop" 7 2 - 0
+	assert_failure 1
+	assert_equal "$stderr" "devtrace record: -p 'arg9 > 1': not an argument of the trace's functions at column 1"
+	run --separate-stderr devtrace record -t 'zz*' -o "$F/f" -- "$BATS_FILE_TMPDIR/fl_loop" 7 2 - 0
+	assert_failure 1
+	assert_equal "$stderr" "devtrace record: 0 records saved, 0 lost
+devtrace record: -t 'zz*': no function of the program matched"
+	run --separate-stderr devtrace record -t fl_work -o "$F/f"
+	assert_failure 2
+	assert_equal "${stderr_lines[0]}" "devtrace record: -t needs a program to watch: -- prog"
+	run --separate-stderr devtrace record -P ring -o "$F/f" -- true
+	assert_failure 2
+	assert_equal "$stderr" "devtrace record: -P needs a -t: it is the policy of a session's own"
+	run --separate-stderr devtrace record -p 'arg0 > 1' -o "$F/f" -- true
+	assert_failure 2
+	assert_equal "$stderr" "devtrace record: -p needs a -t to attach it to"
+	run grep '^#sessions' "$D/tracectl"
+	assert_output '#sessions live 0 made 4 ended 4 reaped 0 refused 0'
+	run grep -c '^trace ' "$D/tracectl"
+	assert_output 0
 }
