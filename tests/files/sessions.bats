@@ -21,7 +21,7 @@ sessions() {
 }
 
 nodir() {
-	! [ -e "$1" ]
+	[ ! -e "$1" ]
 }
 
 # the calls in a record file, a line a record: "E pid arg1 arg2" or "X pid retval"
