@@ -21,6 +21,12 @@ attached() {
 	[ "$(grep -c " $2 " "$D/syms")" -ge "$1" ]
 }
 
+# the records read so far appended to $2: at least $1 processes' records besides the mark
+recorded() {
+	cat "$D/trace" >> "$2"
+	[ "$(awk '$2 != "ffff000000000500" { print $4 }' "$2" | sort -u | wc -l)" -ge "$1" ]
+}
+
 @test "devtrace run starts a server if none runs and runs the program attached" {
 	needlib
 	run devtrace status
@@ -214,11 +220,13 @@ attached() {
 	# one write (bash's printf would make two): the mark's ticks are the
 	# moment start took effect, a few microseconds before the write returns
 	printf 'start\ntesttracein ffff000000000500 0 0 0 0\n' > "$BATS_TEST_TMPDIR/go"
+	: > "$BATS_TEST_TMPDIR/rec"
 	cat "$BATS_TEST_TMPDIR/go" > "$D/tracectl"
-	sleep 0.3
+	# read until every process has records (a fixed wait fails on a loaded machine)
+	waitfor recorded $n "$BATS_TEST_TMPDIR/rec"
 	echo stop > "$D/tracectl"
 	hz=$(counter hz)
-	cat "$D/trace" > "$BATS_TEST_TMPDIR/rec"
+	cat "$D/trace" >> "$BATS_TEST_TMPDIR/rec"
 	[ "$(counter lost)" = 0 ]
 	run awk -v hz="$hz" -v n=$n '
 		$2 == "ffff000000000500" { mark = strtonum("0x" $3); next }
