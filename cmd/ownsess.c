@@ -259,6 +259,8 @@ owntraces(Ownsess *o)
 		if (o->pred && optline(o, line, 'p', o->pred, "trace") < 0)
 			return -1;
 		for (j = 0; j < o->nagg; j++) {
+			if (o->aggt && o->aggt[j] != i)
+				continue;
 			snprintf(line, sizeof line, "agg %s %s", o->name[i], o->agg[j]);
 			if (optline(o, line, 'a', o->agg[j], "agg") < 0)
 				return -1;

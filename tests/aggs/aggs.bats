@@ -300,6 +300,38 @@ records() {
 @calls count - 4 4 parse_num"
 }
 
+@test "aggs with several -t: a trace each, an -a the -t's before it" {
+	X=$BATS_FILE_TMPDIR
+	start
+	# 1+2*3+4: parse_expr at 0; parse_num at 0, 2, 4, 6, returning 1, 2, 3, 4
+	run --separate-stderr devtrace aggs -t 'parse_e*' -a 'entry @e[func] = count()' -t 'parse_n*' -a 'entry @n[arg0] = count()' -a 'exit @v = sum(retval)' -- "$X/fl_parse" '1+2*3+4'
+	assert_success
+	assert_output "11
+@e[func] = count()
+  parse_expr  1
+
+@n[arg0] = count()
+  0  1
+  2  1
+  4  1
+  6  1
+
+@v = sum(retval)
+          10"
+	assert_equal "$stderr" ""
+	# -a before any -t: the first's
+	run --separate-stderr devtrace aggs -a 'entry @n[func] = count()' -t 'parse_n*' -t 'parse_t*' -a 'entry @t[func] = count()' -- "$X/fl_parse" '1+2'
+	assert_success
+	assert_output "3
+@n[func] = count()
+  parse_num  2
+
+@t[func] = count()
+  parse_term  2"
+	run grep '^#sessions' "$D/tracectl"
+	assert_output '#sessions live 0 made 2 ended 2 reaped 0 refused 0'
+}
+
 @test "aggs -t -p: another process at the top level at the same time counts in neither the session nor its records" {
 	X=$BATS_FILE_TMPDIR
 	F=$BATS_TEST_TMPDIR
@@ -359,15 +391,15 @@ records() {
       1 0000000000000fa9"
 }
 
-@test "aggs -t's refusals: one -t, an -a and a program needed, a bad definition named" {
+@test "aggs -t's refusals: an -a for each -t and a program needed, a bad definition named" {
 	X=$BATS_FILE_TMPDIR
 	start
-	run --separate-stderr devtrace aggs -t 'parse_*' -t fl_work -a 'entry @a = count()' -- "$X/fl_parse" 1
+	run --separate-stderr devtrace aggs -t 'parse_*' -a 'entry @a = count()' -t fl_work -- "$X/fl_parse" 1
 	assert_failure 2
-	assert_equal "$stderr" "devtrace aggs: one -t: an aggregation belongs to one trace (a GLOB may name many functions)"
+	assert_equal "${stderr_lines[0]}" "devtrace aggs: -t 'fl_work' needs an -a: what to aggregate"
 	run --separate-stderr devtrace aggs -t 'parse_*' -- "$X/fl_parse" 1
 	assert_failure 2
-	assert_equal "${stderr_lines[0]}" "devtrace aggs: -t needs an -a: what to aggregate"
+	assert_equal "${stderr_lines[0]}" "devtrace aggs: -t 'parse_*' needs an -a: what to aggregate"
 	run --separate-stderr devtrace aggs -t 'parse_*' -a 'entry @a = count()'
 	assert_failure 2
 	assert_equal "${stderr_lines[0]}" "devtrace aggs: -t needs a program to watch: -- prog"
