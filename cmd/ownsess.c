@@ -52,7 +52,8 @@ badglob(const char *g)
 			p = q;
 			continue;
 		}
-		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.$-*?", *p))
+		/* ":" is a probe's, provider:name */
+		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.$-*?:", *p))
 			return "a character no function name has";
 	}
 	return NULL;
