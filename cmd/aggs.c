@@ -109,6 +109,7 @@ xaggs(Cmd *c, int argc, char **argv)
 	Shm *s;
 
 	(void)c;
+	aggkeytyper = &keytyper;
 	opterr = 0;
 	o->agg = agg;
 	o->aggt = aggt;

@@ -4,7 +4,8 @@
  * (dev/aggfmt.c) under the device's lock; the host lends it the work
  * area, names functions from the symbol file ("<pc> <name> <object>"
  * lines the attached processes appended) and types the keys that are
- * arguments or return values (keytypes.c).
+ * arguments or return values through aggkeytyper (keytypes.c's, set
+ * by devtraced and devtrace aggs).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -76,8 +77,10 @@ freesyms(Syms *t)
 typedef struct Names Names;
 struct Names {
 	Syms syms;
-	Keytypes *types;
+	Keytypes *types;	/* nil: no typer, or no memory */
 };
+
+const Keytyper *aggkeytyper;
 
 static const char *
 symname(uint64_t pc, void *arg)
@@ -95,7 +98,7 @@ typed(const char *glob, int word, uint64_t v, void *arg)
 {
 	Names *t = arg;
 
-	return t->types ? keytyped(t->types, glob, word, v) : NULL;
+	return t->types ? aggkeytyper->text(t->types, glob, word, v) : NULL;
 }
 
 char *
@@ -111,7 +114,7 @@ aggtext(Shm *s, const char *syms, int form, size_t *len)
 	if ((work = malloc(devaggwork())) == NULL)
 		return NULL;
 	loadsyms(&t.syms, syms);
-	t.types = keytypesnew(syms);
+	t.types = aggkeytyper ? aggkeytyper->open(syms) : NULL;
 	for (;;) {
 		if ((p = realloc(buf, cap)) == NULL) {
 			free(buf);
@@ -128,7 +131,7 @@ aggtext(Shm *s, const char *syms, int form, size_t *len)
 		n = devaggsnamed(shmdev(s), work, buf, cap, form, &an);
 		shmunlock(s);
 		/* keys asked for types: the signatures read outside the lock, then again */
-		if (t.types && keytypesload(t.types))
+		if (t.types && aggkeytyper->load(t.types))
 			continue;
 		if (n < cap) {
 			*len = n;
@@ -137,7 +140,8 @@ aggtext(Shm *s, const char *syms, int form, size_t *len)
 		cap = n + n / 2 + 1;	/* results grew between the calls: room to spare */
 	}
 	freesyms(&t.syms);
-	keytypesfree(t.types);
+	if (t.types)
+		aggkeytyper->close(t.types);
 	free(work);
 	return buf;
 }

@@ -5,6 +5,8 @@
  * reading DWARF there would hold the lock for as long as that takes,
  * so the first key asked for only marks the signatures wanted: the
  * caller unlocks, has them read (keytypesload) and prints again.
+ * aggtext.c reaches this through the Keytyper table the binaries set
+ * (aggkeytyper), so that what links aggtext.c alone needs no libdw.
  *
  * A key is typed when every function of the symbol file that the
  * trace's pattern matches has a signature in its object, one only, and
@@ -59,7 +61,7 @@ struct Keytypes {
 	char text[Textmax];
 };
 
-Keytypes *
+static Keytypes *
 keytypesnew(const char *syms)
 {
 	Keytypes *k = calloc(1, sizeof *k);
@@ -71,7 +73,7 @@ keytypesnew(const char *syms)
 	return k;
 }
 
-void
+static void
 keytypesfree(Keytypes *k)
 {
 	size_t i;
@@ -142,7 +144,7 @@ loadfns(Keytypes *k)
 	fclose(f);
 }
 
-int
+static int
 keytypesload(Keytypes *k)
 {
 	if (!k->wanted || k->loaded)
@@ -326,7 +328,7 @@ show(char *t, size_t n, const char *c, uint64_t v)
 		snprintf(t, n, "0x%" PRIx64, v);
 }
 
-const char *
+static const char *
 keytyped(Keytypes *k, const char *glob, int word, uint64_t v)
 {
 	const char *c;
@@ -340,3 +342,5 @@ keytyped(Keytypes *k, const char *glob, int word, uint64_t v)
 	show(k->text, sizeof k->text, c, v);
 	return k->text;
 }
+
+const Keytyper keytyper = { keytypesnew, keytyped, keytypesload, keytypesfree };
