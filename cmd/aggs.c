@@ -1,9 +1,11 @@
 /*
  * aggs.c: devtrace aggs, the aggregations as cat aggs (or, -m, aggraw)
- * prints them.  With -t, a session of its own (ownsess.c) whose one
- * trace aggregates by -a's definitions, writing no records, while the
- * program it starts runs; then that session's aggregations are printed
- * and the session ends: the top level's are not touched.
+ * prints them.  With -t, a session of its own (ownsess.c) whose traces
+ * (one a -t) aggregate by -a's definitions, writing no records, while
+ * the program it starts runs; then that session's aggregations are
+ * printed and the session ends: the top level's are not touched.  An
+ * aggregation belongs to one trace: an -a is the -t's before it (the
+ * first -t's if none came before).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -16,7 +18,7 @@
 
 enum { Naggopt = 16 };	/* -a options: the device's aggregations */
 
-#define Usage "usage: devtrace aggs [-m] [-t GLOB -a DEF [-a DEF ...] [-p EXPR] [--] prog [arg ...]]\n"
+#define Usage "usage: devtrace aggs [-m] [-t GLOB -a DEF [-a DEF ...] ... [-p EXPR] [--] prog [arg ...]]\n"
 
 static void
 usage(FILE *f)
@@ -25,13 +27,15 @@ usage(FILE *f)
 "Print the aggregations as cat aggs prints them: each one's definition, then\n"
 "a line a key, or a distribution drawn bucket by bucket.\n"
 "  -m, --machine      one line a key and bucket, as cat aggraw prints them\n"
-"  -t, --trace GLOB   a session of aggs' own: one trace of the functions whose\n"
+"  -t, --trace GLOB   a session of aggs' own: a trace of the functions whose\n"
 "                     names match GLOB (as devtrace run -t), watching prog\n"
 "                     alone, aggregating and writing no records; prog runs,\n"
-"                     then the session's aggregations are printed\n"
-"  -a, --agg DEF      with -t: an aggregation of the trace, as `agg' takes it:\n"
+"                     then the session's aggregations are printed;\n"
+"                     repeatable: a trace each\n"
+"  -a, --agg DEF      an aggregation of the -t before it (of the first, if\n"
+"                     none came before), as `agg' takes it:\n"
 "                     entry|exit @NAME[KEY, ...] = FUNC(ARGS); repeatable, up\n"
-"                     to %d, at least one\n"
+"                     to %d, at least one a -t\n"
 "  -p, --pred EXPR    with -t: only the hits for which EXPR is true count\n"
 "  -h, --help         this text\n"
 "Without -t it prints the device's top level as a server serves it.  With\n"
@@ -99,13 +103,16 @@ xaggs(Cmd *c, int argc, char **argv)
 	};
 	static Ownsess own = { .who = "devtrace aggs" };
 	static char *agg[Naggopt];
+	static int aggt[Naggopt];
 	Ownsess *o = &own;
-	int ch, rc, form = Aprinta;
+	int ch, rc, i, form = Aprinta;
 	Shm *s;
 
 	(void)c;
+	aggkeytyper = &keytyper;
 	opterr = 0;
 	o->agg = agg;
+	o->aggt = aggt;
 	while ((ch = getopt_long(argc, argv, "+hmt:a:p:", lo, NULL)) != -1)
 		switch (ch) {
 		case 'h':
@@ -115,18 +122,15 @@ xaggs(Cmd *c, int argc, char **argv)
 			form = Amachine;
 			break;
 		case 't':
-			/* an aggregation belongs to one trace: its @NAME is the session's */
-			if (o->nglob == 1) {
-				fprintf(stderr, "devtrace aggs: one -t: an aggregation belongs to one trace (a GLOB may name many functions)\n");
+			if (ownglob(o, optarg) != 0)
 				return 2;
-			}
-			ownglob(o, optarg);
 			break;
 		case 'a':
 			if (o->nagg == Naggopt) {
 				fprintf(stderr, "devtrace aggs: more than %d -a\n", Naggopt);
 				return 2;
 			}
+			o->aggt[o->nagg] = o->nglob > 0 ? o->nglob - 1 : 0;
 			o->agg[o->nagg++] = optarg;
 			break;
 		case 'p':
@@ -135,9 +139,14 @@ xaggs(Cmd *c, int argc, char **argv)
 		default:
 			return badopt("devtrace aggs", "tap", Usage, argv);
 		}
-	if (o->nglob > 0 && o->nagg == 0) {
-		fprintf(stderr, "devtrace aggs: -t needs an -a: what to aggregate\n%s", Usage);
-		return 2;
+	/* a trace of no aggregation would write records nobody reads */
+	for (i = 0; i < o->nglob; i++) {
+		for (rc = 0; rc < o->nagg && o->aggt[rc] != i; rc++)
+			;
+		if (rc == o->nagg) {
+			fprintf(stderr, "devtrace aggs: -t '%s' needs an -a: what to aggregate\n%s", o->glob[i], Usage);
+			return 2;
+		}
 	}
 	if (o->nglob > 0 && optind == argc) {
 		fprintf(stderr, "devtrace aggs: -t needs a program to watch: -- prog\n%s", Usage);

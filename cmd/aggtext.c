@@ -2,8 +2,10 @@
  * aggtext.c: the aggregations as text, for devtraced's aggs and aggraw
  * files and for devtrace aggs.  The device merges and prints
  * (dev/aggfmt.c) under the device's lock; the host lends it the work
- * area and names functions from the symbol file ("<pc> <name> <object>"
- * lines the attached processes appended).
+ * area, names functions from the symbol file ("<pc> <name> <object>"
+ * lines the attached processes appended) and types the keys that are
+ * arguments or return values through aggkeytyper (keytypes.c's, set
+ * by devtraced and devtrace aggs).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -72,15 +74,31 @@ freesyms(Syms *t)
 	free(t->s);
 }
 
+typedef struct Names Names;
+struct Names {
+	Syms syms;
+	Keytypes *types;	/* nil: no typer, or no memory */
+};
+
+const Keytyper *aggkeytyper;
+
 static const char *
 symname(uint64_t pc, void *arg)
 {
-	Syms *t = arg;
+	Syms *t = &((Names *)arg)->syms;
 	Sym key = { pc, NULL }, *s;
 
 	if (t->n == 0 || (s = bsearch(&key, t->s, t->n, sizeof *t->s, bypc)) == NULL)
 		return NULL;
 	return s->name;
+}
+
+static const char *
+typed(const char *glob, int word, uint64_t v, void *arg)
+{
+	Names *t = arg;
+
+	return t->types ? aggkeytyper->text(t->types, glob, word, v) : NULL;
 }
 
 char *
@@ -89,12 +107,14 @@ aggtext(Shm *s, const char *syms, int form, size_t *len)
 	size_t cap = 64 * 1024, n;
 	char *buf = NULL, *p;
 	void *work;
-	Syms t;
+	Names t;
+	Aggnames an = { symname, typed, &t };
 	int e;
 
 	if ((work = malloc(devaggwork())) == NULL)
 		return NULL;
-	loadsyms(&t, syms);
+	loadsyms(&t.syms, syms);
+	t.types = aggkeytyper ? aggkeytyper->open(syms) : NULL;
 	for (;;) {
 		if ((p = realloc(buf, cap)) == NULL) {
 			free(buf);
@@ -108,15 +128,20 @@ aggtext(Shm *s, const char *syms, int form, size_t *len)
 			errno = e;
 			break;
 		}
-		n = devaggs(shmdev(s), work, buf, cap, form, symname, &t);
+		n = devaggsnamed(shmdev(s), work, buf, cap, form, &an);
 		shmunlock(s);
+		/* keys asked for types: the signatures read outside the lock, then again */
+		if (t.types && aggkeytyper->load(t.types))
+			continue;
 		if (n < cap) {
 			*len = n;
 			break;
 		}
 		cap = n + n / 2 + 1;	/* results grew between the calls: room to spare */
 	}
-	freesyms(&t);
+	freesyms(&t.syms);
+	if (t.types)
+		aggkeytyper->close(t.types);
 	free(work);
 	return buf;
 }

@@ -49,7 +49,8 @@ struct Ownsess {
 	char *glob[Nglob];	/* -t: a trace `runN' each */
 	int nglob;
 	char *pred;		/* -p: every trace's predicate */
-	char **agg;		/* -a: every trace's aggregations (its records off, the device's default) */
+	char **agg;		/* -a: aggregations (their trace's records off, the device's default) */
+	int *aggt;		/* agg[j] is trace aggt[j]'s; nil: every trace's */
 	int nagg;
 	char *policy;		/* -P: `policy POLICY' in the session; nil: the device's default */
 	int show;		/* print each control line on stderr, as `# echo 'LINE' > DIR/N/ctl' */

@@ -1,8 +1,10 @@
 /*
  * cmd.h: what the server (devtraced) and the client (devtrace) share:
- * argnames.c (predicates by argument name) over dwarf.c (signatures
- * from DWARF), live.c (is a server serving, and small helpers of both)
- * and aggtext.c (the aggregations as text).  devtrace's own: client.h.
+ * argnames.c (predicates by argument name) and keytypes.c (the
+ * aggregations' keys typed) over dwarf.c (signatures from DWARF),
+ * aggtext.c (the aggregations as text, typed through the Keytyper a
+ * binary sets), and live.c (is a server serving, and small helpers of
+ * both).  devtrace's own: client.h.
  * The authority on "a server runs" is the device's header: alive, and a
  * serverpid that is a live devtraced; when the header is damaged, the
  * pid in the lock file of a live devtraced that holds that lock.
@@ -33,6 +35,18 @@ void	argnamesobj(const char *path);	/* and from path's */
 int	objsigs(const char *path, FILE *out, const char *who);	/* path's functions: 0; 1 no debug information; -1 unreadable (told, as "WHO: ...") */
 int	symsigs(const char *syms, long from, FILE *out, const char *who);	/* those of each object the symbol file names from byte from on: 0, or -1 (told) */
 
-/* aggtext.c */
+/* aggtext.c: the aggregations as text; their keys typed by aggkeytyper, if the binary set it */
+typedef struct Keytypes Keytypes;
+typedef struct Keytyper Keytyper;
+struct Keytyper {
+	Keytypes	*(*open)(const char *syms);	/* nothing read yet; nil: no memory */
+	const char	*(*text)(Keytypes *k, const char *glob, int word, uint64_t v);	/* word (arg 0-3, -1 retval) of glob's functions as text, or nil: untyped, or the signatures not read yet (then wanted) */
+	int	(*load)(Keytypes *k);	/* wanted and not read: read them, 1 (print again); else 0 */
+	void	(*close)(Keytypes *k);
+};
+extern const Keytyper	*aggkeytyper;	/* nil: keys are numbers (a binary without libdw, as tests' devshm) */
 char	*aggtext(struct Shm *s, const char *syms, int form, size_t *len);	/* the aggregations, Aprinta or Amachine (dev/devtrace.h), malloc'd; NULL (errno) if the lock was not had */
+
+/* keytypes.c: aggregation keys typed from the signatures of their trace's functions (dwarf.c) */
+extern const Keytyper	keytyper;
 #endif

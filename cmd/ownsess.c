@@ -52,7 +52,8 @@ badglob(const char *g)
 			p = q;
 			continue;
 		}
-		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.$-*?", *p))
+		/* ":" is a probe's, provider:name */
+		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.$-*?:", *p))
 			return "a character no function name has";
 	}
 	return NULL;
@@ -259,6 +260,8 @@ owntraces(Ownsess *o)
 		if (o->pred && optline(o, line, 'p', o->pred, "trace") < 0)
 			return -1;
 		for (j = 0; j < o->nagg; j++) {
+			if (o->aggt && o->aggt[j] != i)
+				continue;
 			snprintf(line, sizeof line, "agg %s %s", o->name[i], o->agg[j]);
 			if (optline(o, line, 'a', o->agg[j], "agg") < 0)
 				return -1;

@@ -28,6 +28,7 @@
 #include "dev/dat.h"
 #include "dev/fns.h"
 #include "dev/lib.h"
+#include "dev/pred.h"
 
 typedef struct Me Me;
 typedef struct Row Row;
@@ -36,6 +37,8 @@ typedef struct Def Def;
 enum {
 	Emax = (Naggbuf + 1) * Aslots,	/* entries the tables can hold */
 	Barw = 40,
+	Wretval = -1,	/* Aggnames.typed's word of retval */
+	Untyped = -2,
 };
 
 struct Me {
@@ -54,6 +57,8 @@ struct Row {
 struct Def {
 	uint32_t live, gen, func, nkey, nbucket;
 	uint32_t show[Nkey], kind[Nkey];
+	int typed[Nkey];	/* the word the host may type the key as (Aggnames.typed), or Untyped */
+	char glob[Globlen];	/* its trace's pattern; "" for a range */
 	int64_t low, high, step;
 	uint64_t drops;
 	char name[Namelen];
@@ -76,6 +81,36 @@ copystr(char *dst, const char *src, size_t n)
 	for (i = 0; i < n - 1 && (c = src[i]) != 0; i++)
 		dst[i] = (unsigned char)c < ' ' || (unsigned char)c >= 0x7f ? '?' : c;
 	dst[i] = 0;
+}
+
+/* the word a key may be typed as: an entry's argument, an exit's return value; no other */
+static int
+keyword(const Aexpr *k, uint32_t exit)
+{
+	if (k->kind != Evar)
+		return Untyped;
+	if (!exit && k->var - Varg0 <= Varg3 - Varg0)
+		return k->var - Varg0;
+	return exit && k->var == Vretval ? Wretval : Untyped;
+}
+
+/* the pattern of trace slot t, if it is a glob trace not being changed; else "" */
+static void
+snapglob(Dev *d, uint32_t t, char *glob)
+{
+	Trace *tr;
+	uint32_t g;
+
+	glob[0] = 0;
+	if (t >= Ntrace)
+		return;
+	tr = &d->trace[t];
+	/* a trace changes with gen 0 (trace.c) */
+	if ((g = ald(&tr->gen)) == 0 || tr->kind != Glob)
+		return;
+	copystr(glob, tr->glob, Globlen);
+	if (ald(&tr->gen) != g)
+		glob[0] = 0;
 }
 
 static void
@@ -104,9 +139,11 @@ snapdefs(Dev *d, Def *def)
 			f->nbucket = 2 + ((uint64_t)f->high - (uint64_t)f->low) / f->step;
 		} else
 			f->nbucket = f->func == Fquantize ? Qbuckets : 1;
+		snapglob(d, a->tslot, f->glob);
 		for (j = 0; j < f->nkey; j++) {
 			f->show[j] = a->key[j].show;
 			f->kind[j] = a->key[j].kind;
+			f->typed[j] = f->glob[0] ? keyword(&a->key[j], a->exit) : Untyped;
 		}
 		f->drops = rld(&d->aggs.sdrops[i]) - a->dropbase;
 		copystr(f->name, a->name, Namelen);
@@ -278,10 +315,17 @@ spaces(Buf *b, int n)
 
 typedef struct Ctx Ctx;
 struct Ctx {
-	const char *(*name)(uint64_t, void *);
-	void *arg;
+	const Aggnames *names;
 	int machine;
 };
+
+/* s, each byte printable or '?' (sp: a space allowed) */
+static void
+bputsafe(Buf *b, const char *s, int sp)
+{
+	for (; *s; s++)
+		bputc(b, (unsigned char)*s < ' ' || (unsigned char)*s >= 0x7f || (!sp && *s == ' ') ? '?' : *s);
+}
 
 /* key j of entry m, as text into b: its length */
 static int
@@ -297,10 +341,9 @@ putkey(Ctx *c, Buf *b, const Def *f, const Me *m, uint32_t j)
 		return 0;
 	switch (f->show[j]) {
 	case Sfunc:
-		if (c->name && (s = c->name(m->key[w], c->arg)) != 0) {
-			for (; *s; s++)
-				bputc(b, (unsigned char)*s <= ' ' || (unsigned char)*s >= 0x7f ? '?' : *s);
-		} else {
+		if (c->names->func && (s = c->names->func(m->key[w], c->names->arg)) != 0)
+			bputsafe(b, s, 0);
+		else {
 			bputs(b, "0x");
 			bputhex(b, m->key[w]);
 		}
@@ -310,11 +353,14 @@ putkey(Ctx *c, Buf *b, const Def *f, const Me *m, uint32_t j)
 			break;
 		__builtin_memcpy(t, &m->key[w], 16);
 		t[16] = 0;
-		for (s = t; *s; s++)
-			bputc(b, (unsigned char)*s < ' ' || (unsigned char)*s >= 0x7f || (c->machine && *s == ' ') ? '?' : *s);
+		bputsafe(b, t, !c->machine);
 		break;
 	default:
-		bputsdec(b, m->key[w]);
+		if (!c->machine && f->typed[j] != Untyped && c->names->typed &&
+		    (s = c->names->typed(f->glob, f->typed[j], m->key[w], c->names->arg)) != 0)
+			bputsafe(b, s, 1);
+		else
+			bputsdec(b, m->key[w]);
 		break;
 	}
 	return b->p - start;
@@ -489,11 +535,19 @@ printa(Ctx *c, Buf *b, const Def *f, const Me *me, const Row *row, uint32_t r0, 
 size_t
 devaggs(Dev *d, void *work, char *buf, size_t n, int form, const char *(*name)(uint64_t, void *), void *arg)
 {
+	Aggnames names = { name, 0, arg };
+
+	return devaggsnamed(d, work, buf, n, form, &names);
+}
+
+size_t
+devaggsnamed(Dev *d, void *work, char *buf, size_t n, int form, const Aggnames *names)
+{
 	Def *def = work;
 	Me *me = (Me *)(def + Nagg);
 	Row *row = (Row *)(me + Emax);
 	Buf b = { buf, buf + (n ? n - 1 : 0) };
-	Ctx c = { name, arg, form == Amachine };
+	Ctx c = { names, form == Amachine };
 	uint32_t ne, nr, r, r0, s;
 	int first = 1;
 

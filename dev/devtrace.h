@@ -248,11 +248,21 @@ int	devreader(Dev *d, uint32_t pid, int open);	/* the reader rule: pid is not tr
  * work: devaggwork() bytes the host lends for the merge.  name: the
  * host's symbol of a function's address for func keys, or nil (hex).
  * Returns the text's whole length: if it is >= n, only n-1 bytes were
- * written (NUL-terminated); call again with more room.
+ * written (NUL-terminated); call again with more room.  devaggsnamed
+ * also asks the host for typed keys (Aggnames), in Aprinta only: the
+ * machine form keeps numbers for awk.
  */
 enum { Aprinta, Amachine };
+typedef struct Aggnames Aggnames;
+struct Aggnames {
+	const char *(*func)(uint64_t pc, void *arg);	/* a func key's function, or nil: hex */
+	/* an argN key (word N) of an entry aggregation, or retval (word -1) of an exit one, of the trace of pattern glob: text, or nil: a number */
+	const char *(*typed)(const char *glob, int word, uint64_t v, void *arg);
+	void *arg;
+};
 size_t	devaggwork(void);
 size_t	devaggs(Dev *d, void *work, char *buf, size_t n, int form, const char *(*name)(uint64_t pc, void *arg), void *arg);
+size_t	devaggsnamed(Dev *d, void *work, char *buf, size_t n, int form, const Aggnames *names);
 
 /*
  * The rules a host adds to the control language, set once after devinit

@@ -1,5 +1,7 @@
 # flow.awk: indented call flow, one line per record as it comes; with
-# SIGS, entries show their arguments and exits their return values.
+# SIGS, entries show their arguments and exits their return values.  A
+# probe's hit (P) is a line "* NAME V1 V2 V3 V4" at the depth of the
+# calls its function would make.
 BEGIN { timeinit(); if (SIGS != "") siginit(SIGS) }
 function line(t, tick, dur, d, arrow, fn, note) {
 	if (!started) {
@@ -7,8 +9,8 @@ function line(t, tick, dur, d, arrow, fn, note) {
 		FMT = "%7s %14s %10s  %s%s %s%s\n"
 		printf "%7s %14s %10s  %s\n", "TID", "TIME(" UNIT ")", "DURATION", "FUNCTION"
 	}
-	# entries have no duration; exits whose entry or exit is missing show "-"
-	printf FMT, tidname(t), tick == "" ? "-" : fmtt(tick), arrow == "->" ? "" : fmtt(dur), indent(d), arrow, fn, note
+	# exits have a duration, "-" where their entry or exit is missing; entries and probes none
+	printf FMT, tidname(t), tick == "" ? "-" : fmtt(tick), arrow == "<-" ? fmtt(dur) : "", indent(d), arrow, fn, note
 }
 function indent(d,   s, i) {
 	if (d < 0) d = 0
@@ -18,6 +20,10 @@ function indent(d,   s, i) {
 $1 == "E" && NF == 8 {
 	tick = tickval($3)
 	line($4, tick, "", callenter($4, $2, tick), "->", sigcall($2, $5, $6, $7, $8), "")
+	next
+}
+$1 == "P" && NF == 8 {
+	line($4, tickval($3), "", calldepth($4), "*", $2, " " probevals())
 	next
 }
 $1 == "X" && NF == 8 {

@@ -4,12 +4,23 @@
 # on that stack (ticks, or ns with a frequency), or with CALLS=1 the
 # number of those calls.  Only finished calls count (a call cut by the
 # trace has no known self time); with THREADS=1 each stack starts with
-# its thread, "tid N".  Pairing as in scripts/durations (lib.awk).
+# its thread, "tid N".  Pairing as in scripts/durations (lib.awk).  A
+# probe's hit (P) has no time: with CALLS=1 it counts as a frame of its
+# own on the stack where it fired, "f1;...;fn;probe:name HITS"; without,
+# it is left out.
 BEGIN { timeinit() }
 $1 == "E" && NF == 8 {
 	t = $4
 	i = callenter(t, $2, tickval($3)) - BASE[t]
 	STK[t, i] = (i > 0 ? STK[t, i - 1] : THREADS ? "tid " tidname(t) : "") (i > 0 || THREADS ? ";" : "") frame($2)
+	next
+}
+$1 == "P" && NF == 8 {
+	if (!CALLS) next
+	t = $4
+	callnew(t)
+	s = NS[t] > 0 ? STK[t, NS[t] - 1] ";" : THREADS ? "tid " tidname(t) ";" : ""
+	add(s frame($2), 1)
 	next
 }
 $1 == "X" && NF == 8 {
@@ -18,9 +29,11 @@ $1 == "X" && NF == 8 {
 	if (k < 0) { callorphan(t); next }
 	while (NS[t] > k + 1) callpop(t, "")
 	callpop(t, tickval($3))
-	s = STK[t, NS[t]]
+	add(STK[t, NS[t]], CALLS ? 1 : C_EXCL)
+}
+function add(s, v) {
 	if (!(s in V)) { V[s] = 0; KEYS[++NK] = s }
-	V[s] += CALLS ? 1 : C_EXCL
+	V[s] += v
 }
 # frame: a function name as one frame: ";" separates frames (names
 # have no blanks: they are one field of a record)

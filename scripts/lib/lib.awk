@@ -280,6 +280,11 @@ function callpop(t, tick,   i) {
 	delete ST[t, i]
 	delete SC[t, i]
 }
+# calldepth: the depth of what happens inside t's top frame (a probe's
+# hit: a P record is no call and opens no frame)
+function calldepth(t) { callnew(t); return BASE[t] + NS[t] }
+# probevals: a P record's four values, signed decimal, one space apart
+function probevals() { return hexsdec($5) " " hexsdec($6) " " hexsdec($7) " " hexsdec($8) }
 # callorphan: the depth of an orphan X in thread t
 function callorphan(t) {
 	callnew(t)

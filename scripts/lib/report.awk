@@ -1,5 +1,8 @@
-# report.awk: aggregate calls per function; sort by total time.
+# report.awk: aggregate calls per function; sort by total time.  A
+# probe's hits (P) are rows after the functions', most hits first: their
+# CALLS, no times ("-").
 BEGIN { timeinit() }
+$1 == "P" && NF == 8 { if (!($2 in HITS)) PROBE[++NPR] = $2; HITS[$2]++; next }
 $1 == "E" && NF == 8 { callenter($4, $2, tickval($3)); next }
 $1 == "X" && NF == 8 {
 	t = $4
@@ -23,7 +26,7 @@ END {
 	if (DIED) exit 2
 	for (n = 1; n <= NTHR; n++)
 		for (t = THR[n]; NS[t] > 0; unfinished++) callpop(t, "")
-	if (NFN == 0 && !unfinished && !orphans) exit 0
+	if (NFN == 0 && NPR == 0 && !unfinished && !orphans) exit 0
 	# widths first, since the rows go through sort(1)
 	split("FUNCTION CALLS TOTAL SELF MIN AVG MAX", H, " ")
 	for (c = 1; c <= 7; c++) W[c] = length(H[c])
@@ -31,6 +34,10 @@ END {
 		f = FNS[n]
 		row(f, CALLS[f], fmtt(TOT[f]), fmtt(SELF[f]), fmtt(MIN[f]), fmtt(SUM[f] / CALLS[f]), fmtt(MAX[f]))
 		for (c = 1; c <= 7; c++) if (length(R[n, c]) > W[c]) W[c] = length(R[n, c])
+	}
+	for (n = 1; n <= NPR; n++) {
+		if (length(PROBE[n]) > W[1]) W[1] = length(PROBE[n])
+		if (length(HITS[PROBE[n]]) > W[2]) W[2] = length(HITS[PROBE[n]])
 	}
 	fmt = "%-" W[1] "s"
 	for (c = 2; c <= 7; c++) fmt = fmt "  %" W[c] "s"
@@ -40,6 +47,11 @@ END {
 	cmd = "sort -k3,3nr -k1,1"
 	for (n = 1; n <= NFN; n++)
 		printf fmt, R[n, 1], R[n, 2], R[n, 3], R[n, 4], R[n, 5], R[n, 6], R[n, 7] | cmd
+	close(cmd)
+	fflush()
+	cmd = "sort -k2,2nr -k1,1"
+	for (n = 1; n <= NPR; n++)
+		printf fmt, PROBE[n], HITS[PROBE[n]], "-", "-", "-", "-", "-" | cmd
 	close(cmd)
 	printf "# times in %s", UNIT
 	if (unfinished || orphans)

@@ -8,7 +8,9 @@
 # entry runs from the trace's start, a call with no exit to the exit of
 # the call that returned past it, or to the trace's end.  Pairing as in scripts/durations (lib.awk).
 # With SIGS, a signature file, the args of a typed call hold its
-# arguments and "return", as strings (exact beyond 2^53).
+# arguments and "return", as strings (exact beyond 2^53).  A probe's hit
+# (P) is an instant event ("ph":"i", thread scope, "cat":"probe") whose
+# args hold its four values arg0..arg3, as signed decimal strings.
 BEGIN {
 	timeinit()
 	if (SIGS != "") siginit(SIGS)
@@ -18,6 +20,13 @@ BEGIN {
 	printf "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"hz\":%s},\"traceEvents\":[\n", jnum(hz)
 }
 $1 == "E" && NF == 8 { tick = seen($4); callenter($4, $2, tick); FA[$4, NS[$4] - 1] = jargs($2); next }
+$1 == "P" && NF == 8 {
+	tick = seen($4)
+	split(probevals(), PV, " ")
+	ev(sprintf("{\"name\":%s,\"cat\":\"probe\",\"ph\":\"i\",\"s\":\"t\",\"ts\":%.4f,\"pid\":%s,\"tid\":%s,\"args\":{\"arg0\":\"%s\",\"arg1\":\"%s\",\"arg2\":\"%s\",\"arg3\":\"%s\"}}",
+		jstr($2), (tick - LO) * US, pid($4), tidlocal($4), PV[1], PV[2], PV[3], PV[4]))
+	next
+}
 $1 == "X" && NF == 8 {
 	t = $4
 	tick = seen(t)

@@ -8,7 +8,7 @@
 load ../files/helper
 
 setup_file() {
-	for f in known threads many; do
+	for f in known threads many typed; do
 		"$ROOT/bin/devtrace-cc" -O0 -g -o "$BATS_FILE_TMPDIR/ag_$f" "$BATS_TEST_DIRNAME/ag_$f.c" -lpthread
 	done
 	for f in loop parse; do
@@ -250,6 +250,129 @@ agg t records on"
 	assert_output "$(cat "$D/aggraw")"
 }
 
+@test "keys that are an entry's arguments or an exit's return value print typed; aggraw keeps the numbers" {
+	traceagg ty_move 'entry @d[arg0] = count()' 'entry @m[arg1] = count()' 'entry @b[arg2] = count()' 'entry @c[arg3] = count()' 'exit @r[retval] = min(retval)' 'exit @e[arg2] = count()'
+	ctl trace ty_count new u
+	ctl agg u 'entry @u[arg0] = sum(arg1)'
+	ctl agg u 'entry @p[arg1, arg0] = count()'
+	ctl trace u on
+	run devtrace run "$X/ag_typed"
+	assert_success
+	# ty_move(int, enum mode, bool, char) -> int; ty_count(unsigned long, char *) -> long;
+	# an exit's arguments are 0, no function's values
+	run devtrace aggs
+	assert_output "@d[arg0] = count()
+  4   1
+  0   2
+  -2  2
+  -1  2
+
+@m[arg1] = count()
+  3     1
+  OFF   3
+  FAST  3
+
+@b[arg2] = count()
+  true   3
+  false  4
+
+@c[arg3] = count()
+  '\n'  1
+  'a'   3
+  'b'   3
+
+@r[retval] = min(retval)
+  4              4
+  -105  4294967191
+  -104  4294967192
+  -97   4294967199
+  -96   4294967200
+  -2    4294967294
+
+@e[arg2] = count()
+  0  7
+
+@u[arg0] = sum(arg1)
+  7                     4096
+  18446744073709551615  4096
+
+@p[arg1, arg0] = count()
+  0x1000  7                     1
+  0x1000  18446744073709551615  1"
+	assert_output "$(cat "$D/aggs")"
+	# the machine form: the device's numbers (an int's upper half as the register held it)
+	run cat "$D/aggraw"
+	assert_output "@d count - 1 1 4
+@d count - 2 2 0
+@d count - 2 2 4294967294
+@d count - 2 2 4294967295
+@m count - 1 1 3
+@m count - 3 3 0
+@m count - 3 3 7
+@b count - 3 3 1
+@b count - 4 4 0
+@c count - 1 1 10
+@c count - 3 3 97
+@c count - 3 3 98
+@r min - 1 4 4
+@r min - 1 4294967191 4294967191
+@r min - 1 4294967192 4294967192
+@r min - 1 4294967199 4294967199
+@r min - 1 4294967200 4294967200
+@r min - 2 4294967294 4294967294
+@e count - 7 7 0
+@u sum - 1 4096 7
+@u sum - 1 4096 -1
+@p count - 1 1 4096 7
+@p count - 1 1 4096 -1"
+	run devtrace aggs -m
+	assert_output "$(cat "$D/aggraw")"
+}
+
+@test "keys stay numbers where the trace's functions' types differ, the key is no argument of theirs, or a function has no signature" {
+	X=$BATS_FILE_TMPDIR
+	start
+	# ty_move's arg0 is an int, ty_count's an unsigned long (retval: int, long);
+	# an exit's arguments and an entry's retval are no function's; pid is no argument
+	run --separate-stderr devtrace aggs -t 'ty_*' -a 'entry @x[func, arg0] = count()' \
+		-a 'exit @z[arg0, retval] = count()' -a 'entry @w[retval, pid > 0] = count()' -- "$X/ag_typed"
+	assert_success
+	assert_output "@x[func, arg0] = count()
+  ty_move   4           1
+  ty_count  7           1
+  ty_count  -1          1
+  ty_move   0           2
+  ty_move   4294967294  2
+  ty_move   4294967295  2
+
+@z[arg0, retval] = count()
+  0  0           1
+  0  4           1
+  0  8           1
+  0  4294967191  1
+  0  4294967192  1
+  0  4294967199  1
+  0  4294967200  1
+  0  4294967294  2
+
+@w[retval, pid > 0] = count()
+  0  1  9"
+	assert_equal "$stderr" ""
+	# the same program without debug information: no signature, nothing typed
+	"$ROOT/bin/devtrace-cc" -O0 -g0 -o "$BATS_TEST_TMPDIR/nodebug" "$BATS_TEST_DIRNAME/ag_typed.c"
+	run devtrace aggs -t ty_move -a 'entry @d[arg0] = count()' -a 'entry @b[arg2] = count()' -- "$BATS_TEST_TMPDIR/nodebug"
+	assert_success
+	assert_output "@d[arg0] = count()
+  4           1
+  0           2
+  4294967294  2
+  4294967295  2
+
+@b[arg2] = count()
+  1  3
+  0  4"
+}
+
 # the top level's counters of records
 records() {
 	grep -E '^#(hits|read|queued|lost|dropped) ' "$D/tracectl"
@@ -298,6 +421,38 @@ records() {
 	assert_failure 3
 	assert_output "11
 @calls count - 4 4 parse_num"
+}
+
+@test "aggs with several -t: a trace each, an -a the -t's before it" {
+	X=$BATS_FILE_TMPDIR
+	start
+	# 1+2*3+4: parse_expr at 0; parse_num at 0, 2, 4, 6, returning 1, 2, 3, 4
+	run --separate-stderr devtrace aggs -t 'parse_e*' -a 'entry @e[func] = count()' -t 'parse_n*' -a 'entry @n[arg0] = count()' -a 'exit @v = sum(retval)' -- "$X/fl_parse" '1+2*3+4'
+	assert_success
+	assert_output "11
+@e[func] = count()
+  parse_expr  1
+
+@n[arg0] = count()
+  0  1
+  2  1
+  4  1
+  6  1
+
+@v = sum(retval)
+          10"
+	assert_equal "$stderr" ""
+	# -a before any -t: the first's
+	run --separate-stderr devtrace aggs -a 'entry @n[func] = count()' -t 'parse_n*' -t 'parse_t*' -a 'entry @t[func] = count()' -- "$X/fl_parse" '1+2'
+	assert_success
+	assert_output "3
+@n[func] = count()
+  parse_num  2
+
+@t[func] = count()
+  parse_term  2"
+	run grep '^#sessions' "$D/tracectl"
+	assert_output '#sessions live 0 made 2 ended 2 reaped 0 refused 0'
 }
 
 @test "aggs -t -p: another process at the top level at the same time counts in neither the session nor its records" {
@@ -359,15 +514,15 @@ records() {
       1 0000000000000fa9"
 }
 
-@test "aggs -t's refusals: one -t, an -a and a program needed, a bad definition named" {
+@test "aggs -t's refusals: an -a for each -t and a program needed, a bad definition named" {
 	X=$BATS_FILE_TMPDIR
 	start
-	run --separate-stderr devtrace aggs -t 'parse_*' -t fl_work -a 'entry @a = count()' -- "$X/fl_parse" 1
+	run --separate-stderr devtrace aggs -t 'parse_*' -a 'entry @a = count()' -t fl_work -- "$X/fl_parse" 1
 	assert_failure 2
-	assert_equal "$stderr" "devtrace aggs: one -t: an aggregation belongs to one trace (a GLOB may name many functions)"
+	assert_equal "${stderr_lines[0]}" "devtrace aggs: -t 'fl_work' needs an -a: what to aggregate"
 	run --separate-stderr devtrace aggs -t 'parse_*' -- "$X/fl_parse" 1
 	assert_failure 2
-	assert_equal "${stderr_lines[0]}" "devtrace aggs: -t needs an -a: what to aggregate"
+	assert_equal "${stderr_lines[0]}" "devtrace aggs: -t 'parse_*' needs an -a: what to aggregate"
 	run --separate-stderr devtrace aggs -t 'parse_*' -a 'entry @a = count()'
 	assert_failure 2
 	assert_equal "${stderr_lines[0]}" "devtrace aggs: -t needs a program to watch: -- prog"

@@ -4,7 +4,8 @@
  * the reader merges them exactly; a full table drops and counts, a
  * clear is a new generation; what another process scribbled on the
  * block is counted (#corrupt, #predfaults) or ignored, never followed
- * out of bounds.  The end-to-end behaviour is tests/aggs.
+ * out of bounds; the keys the host may type.  The end-to-end behaviour
+ * is tests/aggs.
  */
 #include "tests/dev/util.h"
 
@@ -355,6 +356,68 @@ test_scribbled_entries(void **unused)
 	free(d);
 }
 
+/* the typing callback: what it was asked, and a text naming the word */
+static char asked[256];
+
+static const char *
+typedkey(const char *glob, int word, uint64_t v, void *arg)
+{
+	static char t[32];
+	size_t n = strlen(asked);
+
+	(void)arg;
+	snprintf(asked + n, sizeof asked - n, "%s %d %llu;", glob, word, (unsigned long long)v);
+	snprintf(t, sizeof t, "w%d", word);
+	return t;
+}
+
+/* the keys the host may type: an entry's lone argN, an exit's lone retval, of a glob trace; no other */
+static void
+test_typed_keys(void **unused)
+{
+	static const Aggnames names = { NULL, typedkey, NULL };
+	static char buf[4096];
+	Dev *d = newdev(8);
+	void *work = malloc(devaggwork());
+	Tsel g, r;
+	Hit h = { .pc = Fn, .ticks = 1, .a = { 5, 6, 0, 0 }, .tid = 1, .pid = 7 };
+
+	(void)unused;
+	assert_non_null(work);
+	assert_int_equal(ctl(d, "trace 'ty_*' new g\ntrace g on\ntrace 1000 2000 new r\ntrace r on\nstart"), 0);
+	assert_int_equal(ctl(d, "agg g entry @a[arg1, arg0 + 1, pid] = count()"), 0);
+	assert_int_equal(ctl(d, "agg g exit @b[retval, arg0] = count()"), 0);
+	assert_int_equal(ctl(d, "agg r entry @c[arg0] = count()"), 0);
+	assert_int_equal(devtsel(d, 0, &g), 1);
+	assert_int_equal(devtsel(d, 1, &r), 1);
+	devfilter(d, &g, &h);
+	devfilter(d, &r, &h);
+	h.exit = Kexit;
+	h.a[0] = 9;
+	devfilter(d, &g, &h);
+	asked[0] = 0;
+	devaggsnamed(d, work, buf, sizeof buf, Amachine, &names);
+	assert_string_equal(asked, "");
+	assert_string_equal(buf,
+		"@a count - 1 1 6 6 7\n"
+		"@b count - 1 1 9 0\n"
+		"@c count - 1 1 5\n");
+	devaggsnamed(d, work, buf, sizeof buf, Aprinta, &names);
+	assert_string_equal(buf,
+		"@a[arg1, arg0 + 1, pid] = count()\n"
+		"  w1  6  7  1\n"
+		"\n"
+		"@b[retval, arg0] = count()\n"
+		"  w-1  0  1\n"
+		"\n"
+		"@c[arg0] = count()\n"
+		"  5  1\n");
+	/* each key asked twice: its width, then its text */
+	assert_string_equal(asked, "ty_* 1 6;ty_* 1 6;ty_* -1 9;ty_* -1 9;");
+	free(work);
+	free(d);
+}
+
 int
 main(void)
 {
@@ -368,6 +431,7 @@ main(void)
 		cmocka_unit_test(test_scribbled_lquantize),
 		cmocka_unit_test(test_scribbled_program),
 		cmocka_unit_test(test_scribbled_entries),
+		cmocka_unit_test(test_typed_keys),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -7,7 +7,7 @@
 load helper
 
 setup_file() {
-	buildfl parse
+	buildfl parse probe
 }
 
 needlib() {
@@ -77,6 +77,26 @@ setup_of() {
 	<- parse_term = 3
 	-> print_value(v=5)
 	<- print_value = 5
+	END
+}
+
+@test "run -t 'probe:*' shows a static probe's hits in the flow, at the depth of its function's calls" {
+	needlib
+	run devtrace run -t main -t step -t 'probe:*' -- "$X/fl_probe"
+	assert_success
+	printf '%s\n' "$output" > "$O/out"
+	run calls "$O/out"
+	assert_output - <<-'END'
+	FUNCTION
+	-> main()
+	  -> step(i=1)
+	    * probe:sq 1 1 0 0
+	  <- step = 1
+	  -> step(i=2)
+	    * probe:sq 2 4 0 0
+	  <- step = 2
+	  * probe:done 3 0 0 0
+	<- main = 0
 	END
 }
 

@@ -35,7 +35,7 @@
  *	  record is being written (the host's retry, the test clock
  *	  advancing 1 ms a call): it ends within a bound, returns whole
  *	  121-byte E/X records, and #read grows by the records returned;
- *	- devaggs, printa or machine form, into a buffer with guard
+ *	- devaggsnamed, printa or machine form, into a buffer with guard
  *	  bytes, whole and short: NUL-terminated, printable lines,
  *	  nothing written past;
  *	- devctl of a few commands: 0 or one of the device's errnos (EIO:
@@ -174,15 +174,27 @@ readstate(void)
 	}
 }
 
-/* devaggs into a buffer with guard bytes, whole and short: its length, NUL-terminated, printable lines, nothing past */
+/* the host's typing of a key: what aggfmt.c hands over, checked; a text with a byte it must make printable */
+static const char *
+typedkey(const char *glob, int word, uint64_t v, void *arg)
+{
+	(void)v;
+	(void)arg;
+	check(glob[0] != 0 && strlen(glob) < Globlen);
+	check(word >= -1 && word <= 3);
+	return "\001typed";
+}
+
+/* devaggsnamed into a buffer with guard bytes, whole and short: its length, NUL-terminated, printable lines, nothing past */
 static void
 readaggs(int form)
 {
+	static const Aggnames names = { NULL, typedkey, NULL };
 	size_t n, i, k;
 
 	for (k = 1; k <= sizeof aggtext - Guard; k += sizeof aggtext - Guard - 1) {
 		memset(aggtext, 0xa5, sizeof aggtext);
-		n = devaggs(dev, aggwork, aggtext, k, form, NULL, NULL);
+		n = devaggsnamed(dev, aggwork, aggtext, k, form, &names);
 		check(aggtext[n < k ? n : k - 1] == 0);
 		check(strlen(aggtext) == (n < k ? n : k - 1));
 		for (i = k; i < sizeof aggtext; i++)
@@ -455,6 +467,7 @@ makeblock(void)
 		"agg r exit @q[arg0 & 3] = quantize(retval)\n"
 		"agg r records on\n"
 		"agg g entry @s[execname, arg0 + 1] = sum(arg1)\n"
+		"agg g entry @k[arg1] = count()\n"
 		"agg p entry @l = lquantize(arg0, 0, 10, 2)\n"
 		"agg p exit @d[tid] = avg(dur)\n"
 		"watch 7\n"

@@ -22,6 +22,10 @@ load helper
 	golden midcall.flow pipe '"$S/name" "$F/midcall.syms" "$F/midcall.trace" | "$S/flow"'
 }
 
+@test "flow: a probe's hit is a line of its own at the depth of its function's calls, its four values signed" {
+	golden probes.flow pipe '"$S/name" "$F/probes.syms" "$F/probes.trace" | "$S/flow"'
+}
+
 @test "flow: empty input gives empty output" {
 	golden empty "$S/flow" "$F/empty.trace"
 }

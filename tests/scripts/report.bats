@@ -23,6 +23,10 @@ load helper
 	golden midcall.report pipe '"$S/name" "$F/midcall.syms" "$F/midcall.trace" | "$S/report"'
 }
 
+@test "report: probes' hits are rows of their own after the functions, without times" {
+	golden probes.report pipe '"$S/name" "$F/probes.syms" "$F/probes.trace" | "$S/report"'
+}
+
 @test "report: empty input gives empty output" {
 	golden empty "$S/report" "$F/empty.trace"
 }

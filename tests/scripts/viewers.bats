@@ -23,6 +23,10 @@ events() {
 	golden midcall.traceevents events midcall
 }
 
+@test "traceevents: a probe's hit is an instant event with its values in args" {
+	golden probes.traceevents events probes
+}
+
 @test "traceevents: -v hz=N gives the times; the same bytes under mawk and gawk" {
 	for a in $AWKS; do
 		AWK=$a "$S/traceevents" -v hz=1000000 "$F/simple.trace" > "$BATS_TEST_TMPDIR/$a.json"
@@ -77,6 +81,12 @@ events() {
 @test "folded: only finished calls; their stacks without the calls begun before the trace" {
 	golden unfinished.folded "$S/folded" -s "$F/unfinished.syms" "$F/unfinished.trace"
 	golden midcall.folded "$S/folded" -s "$F/midcall.syms" "$F/midcall.trace"
+}
+
+@test "folded: probes' hits are frames of their own with -c, and have no time without" {
+	golden probes.folded.c "$S/folded" -c -s "$F/probes.syms" "$F/probes.trace"
+	golden probes.folded.ct "$S/folded" -c -t -s "$F/probes.syms" "$F/probes.trace"
+	golden probes.folded "$S/folded" -s "$F/probes.syms" "$F/probes.trace"
 }
 
 @test "folded: ; in names becomes _" {
