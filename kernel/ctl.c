@@ -11,18 +11,34 @@
  *    or no function ftrace can patch is removed again, with the reason.
  *  - a trace turned on whose return cannot be probed goes off again.
  *
- * and makes the hooks what the device now says.
+ * and makes the hooks what the device now says.  The same for each
+ * level: a session's ctl runs its lines on the session's Dev, whose
+ * rules clone set as the top level's.  Sessions: clone, the opens of
+ * their files (the owner's, or root's) and the end at the last close
+ * of the clone file and the ctl files, the holder's death included (its
+ * files are closed by the kernel).
  */
 #include "k.h"
 #include <linux/kernel.h>
 
-static u32 checked[Ntrace];	/* the trace generation last found traceable */
+static u32 checked[Nlev][Ntrace];	/* the trace generation last found traceable */
 
-/* traces new or changed since their last check: each must select a traceable function, and no denied one */
-static int
-checknew(void)
+Dev *
+klevel(uint32_t sess, uint32_t serial)
 {
-	Dev *d = kdev;
+	uint32_t uid, ser;
+
+	if (sess == 0)
+		return kdev;
+	if (devsessowner(kdev, sess, &uid, &ser) != 0 || ser != serial)
+		return NULL;
+	return devsess(kdev, sess);
+}
+
+/* level l's traces new or changed since their last check: each must select a traceable function, and no denied one */
+static int
+checknew1(Dev *d, u32 *checked)
+{
 	const char *why;
 	char text[160];
 	int k, i, n;
@@ -51,22 +67,36 @@ checknew(void)
 	return 0;
 }
 
+static int
+checknew(void)
+{
+	Dev *d;
+	u32 l;
+	int e;
+
+	for (l = 0; l <= ksess; l++)
+		if ((d = devsess(kdev, l)) != NULL && (e = checknew1(d, checked[l])) != 0)
+			return e;
+	return 0;
+}
+
 /* after the device ran lines: the kernel's refusals, then the hooks */
 static int
 after(int e)
 {
 	char why[160], text[164];
-	int bad, e2;
+	int lev, bad, e2;
+	Dev *d;
 
 	if ((e2 = checknew()) != 0 && e == 0)
 		e = e2;
-	while ((e2 = hooksapply(why, sizeof why, &bad)) != 0) {
-		if (bad < 0 || bad >= Ntrace) {
+	while ((e2 = hooksapply(why, sizeof why, &lev, &bad)) != 0) {
+		if (bad < 0 || bad >= Ntrace || (d = devsess(kdev, lev)) == NULL) {
 			pr_err("devtrace: %s\n", why);
 			return e ? e : e2;
 		}
 		snprintf(text, sizeof text, ": %s", why);
-		e2 = devtracerefuse(kdev, bad, 0, Einval, text);
+		e2 = devtracerefuse(d, bad, 0, Einval, text);
 		if (e == 0)
 			e = e2;
 	}
@@ -80,26 +110,75 @@ kctlapply(void)
 	return after(0);
 }
 
+/* a write of an ended session's ctl: ENXIO, as user space's */
 int
-kctlwrite(Ctlfile *f, const char *buf, size_t n, uint32_t pid)
+kctlwrite(uint32_t sess, uint32_t serial, Ctlfile *f, const char *buf, size_t n, uint32_t pid)
 {
+	Dev *d;
 	int e;
 
 	mutex_lock(&kctl);
-	e = after(devctlwrite(kdev, f, buf, n, pid));
+	if ((d = klevel(sess, serial)) == NULL)
+		e = ENXIO;
+	else
+		e = after(devctlwrite(d, f, buf, n, pid));
 	mutex_unlock(&kctl);
 	return e;
 }
 
 /* the last close: an unfinished line runs now; nothing pending, nothing to apply */
 int
-kctlclose(Ctlfile *f)
+kctlclose(uint32_t sess, uint32_t serial, Ctlfile *f)
 {
+	Dev *d;
 	int e = 0;
 
 	mutex_lock(&kctl);
-	if (devctlpending(f))
-		e = after(devctlclose(kdev, f));
+	if (devctlpending(f) && (d = klevel(sess, serial)) != NULL)
+		e = after(devctlclose(d, f));
 	mutex_unlock(&kctl);
 	return e;
+}
+
+/* a new session, with the kernel's rules as the top level's (main.c) */
+int
+kclone(uint32_t uid, uint32_t pid, uint32_t *serial)
+{
+	uint32_t owner;
+	int n;
+
+	mutex_lock(&kctl);
+	if ((n = devclone(kdev, uid, pid)) > 0) {
+		devhostrules(devsess(kdev, n), Rulenoblock | Ruletext, ktext);
+		devsessowner(kdev, n, &owner, serial);
+	}
+	after(0);	/* sessions the clone reaped: their sites off */
+	mutex_unlock(&kctl);
+	return n;
+}
+
+int
+ksessopen(uint32_t sess, uint32_t uid, int hold, uint32_t *serial)
+{
+	uint32_t owner;
+	int e;
+
+	mutex_lock(&kctl);
+	if (devsessowner(kdev, sess, &owner, serial) != 0)
+		e = ENOENT;
+	else if (hold)
+		e = devsessopen(kdev, sess, uid, 0);
+	else
+		e = uid == owner || uid == 0 ? 0 : EACCES;
+	mutex_unlock(&kctl);
+	return e;
+}
+
+void
+ksessclose(uint32_t sess, uint32_t serial)
+{
+	mutex_lock(&kctl);
+	if (klevel(sess, serial) != NULL && devsessclose(kdev, sess) == 0 && devsess(kdev, sess) == NULL)
+		after(0);
+	mutex_unlock(&kctl);
 }

@@ -4,8 +4,18 @@
  * them to a group: README).  tracectl reads the state and takes
  * commands; trace gives the records there are and ends; tracepipe waits
  * for more (the follow file, woken by wake.c); tracesyms is the symbol
- * file; tracesigs, the kernel's alone, the signature file (sigs.c).  An open trace or tracepipe makes its process a reader, who is
- * not traced.
+ * file; tracesigs, the kernel's alone, the signature file (sigs.c).
+ * An open trace or tracepipe makes its process a reader, who is not
+ * traced.
+ *
+ * Sessions (ctl.c, dev/sess.c): traceclone makes one at each open and
+ * is its ctl, as Plan 9's clone files; reading it gives the session's
+ * number N.  Session N's files are misc devices made at load for every
+ * N the block has room for, under /dev/tracesess/N/ (their nodename):
+ * ctl, trace, tracepipe, aggs, aggraw, as the top level's.  An open
+ * checks the session lives and is the opener's (or root's), and keeps
+ * its serial: a file of a session that ended reads end of file, and its
+ * ctl refuses writes (ENXIO), even once another session lives under N.
  */
 #include "k.h"
 #include <linux/delay.h>
@@ -27,37 +37,138 @@ struct Kf {
 	Ctlfile ctl;
 	Reader r;
 	uint32_t pid;
+	uint32_t sess;		/* its level: 0 the top level, N session N */
+	uint32_t serial;	/* which clone made that session */
+	int hold;		/* a session's clone or ctl: its close may end it */
 	char *state;
 	size_t nstate;
 };
 
-static Kf *
-kfnew(struct file *fp)
-{
-	Kf *f = kvzalloc(sizeof *f, GFP_KERNEL);
+/* session N's file: which N, which of the device's files */
+typedef struct Sessfile Sessfile;
+struct Sessfile {
+	struct miscdevice m;
+	uint32_t sess;
+	int file;
+	char name[32], node[32];
+};
 
-	if (f)
-		fp->private_data = f;
+/* a session's files, named as user space's N/ directory's */
+static const struct {
+	int file;
+	const char *name;
+} sessnames[] = {
+	{ Filectl, "ctl" }, { Filetrace, "trace" }, { Filepipe, "tracepipe" }, { Fileaggs, "aggs" }, { Fileaggraw, "aggraw" },
+};
+enum { Nsessfile = ARRAY_SIZE(sessnames) };
+
+static Sessfile *sessfiles;	/* ksess * Nsessfile of them */
+static int nsessfiles;		/* registered */
+
+/* the session an opening file's node is of (misc_open left its miscdevice in private_data); 0: the top level's */
+static uint32_t
+sessof(struct file *fp)
+{
+	struct miscdevice *m = fp->private_data;
+	int i;
+
+	for (i = 0; i < nsessfiles; i++)
+		if (m == &sessfiles[i].m)
+			return sessfiles[i].sess;
+	return 0;
+}
+
+static uint32_t
+openeruid(void)
+{
+	return from_kuid(&init_user_ns, current_fsuid());
+}
+
+/* an open of a level's file: a session's must live and be the opener's; hold: its ctl */
+static Kf *
+kfopen(struct file *fp, int hold, int *err)
+{
+	uint32_t sess = sessof(fp), serial = 0;
+	Kf *f;
+
+	*err = 0;
+	if (sess != 0 && (*err = ksessopen(sess, openeruid(), hold, &serial)) != 0) {
+		*err = *err == ENOENT ? -ENXIO : -*err;
+		return NULL;
+	}
+	if ((f = kvzalloc(sizeof *f, GFP_KERNEL)) == NULL) {
+		if (sess != 0 && hold)
+			ksessclose(sess, serial);
+		*err = -ENOMEM;
+		return NULL;
+	}
+	f->sess = sess;
+	f->serial = serial;
+	f->hold = sess != 0 && hold;
+	fp->private_data = f;
 	return f;
 }
 
 static int
 ctlopen(struct inode *ip, struct file *fp)
 {
-	return kfnew(fp) ? 0 : -ENOMEM;
+	int e;
+
+	kfopen(fp, 1, &e);
+	return e;
 }
 
+static int
+aggsopen(struct inode *ip, struct file *fp)
+{
+	int e;
+
+	kfopen(fp, 0, &e);
+	return e;
+}
+
+/* traceclone: a new session, this open its ctl (and its holder) */
+static int
+cloneopen(struct inode *ip, struct file *fp)
+{
+	Kf *f;
+	int n;
+
+	if ((f = kvzalloc(sizeof *f, GFP_KERNEL)) == NULL)
+		return -ENOMEM;
+	if ((n = kclone(openeruid(), task_tgid_nr(current), &f->serial)) < 0) {
+		kvfree(f);
+		return n;
+	}
+	f->sess = n;
+	f->hold = 1;
+	fp->private_data = f;
+	return 0;
+}
+
+/* its session's number, as /net/tcp/clone gives a connection's */
+static ssize_t
+cloneread(struct file *fp, char __user *ub, size_t n, loff_t *off)
+{
+	Kf *f = fp->private_data;
+	char num[16];
+
+	return simple_read_from_buffer(ub, n, off, num, scnprintf(num, sizeof num, "%u\n", f->sess));
+}
+
+/* an ended session's state: none, end of file */
 static ssize_t
 ctlread(struct file *fp, char __user *ub, size_t n, loff_t *off)
 {
 	Kf *f = fp->private_data;
+	Dev *d;
 
 	if (*off == 0 || f->state == NULL) {
 		if (f->state == NULL && (f->state = kvmalloc(Statemax, GFP_KERNEL)) == NULL)
 			return -ENOMEM;
 		mutex_lock(&kctl);
 		hookscount();
-		f->nstate = devstate(kdev, f->state, Statemax);
+		f->nstate = (d = klevel(f->sess, f->serial)) ? devstate(d, f->state, Statemax) : 0;
 		mutex_unlock(&kctl);
 	}
 	return simple_read_from_buffer(ub, n, off, f->state, f->nstate);
@@ -74,6 +185,7 @@ aggread(struct file *fp, char __user *ub, size_t n, loff_t *off, int form)
 	Kf *f = fp->private_data;
 	size_t cap = 64 * 1024, got;
 	void *work;
+	Dev *d;
 
 	if (*off == 0 || f->state == NULL) {
 		kvfree(f->state);
@@ -86,7 +198,7 @@ aggread(struct file *fp, char __user *ub, size_t n, loff_t *off, int form)
 				return -ENOMEM;
 			}
 			mutex_lock(&kctl);
-			got = devaggs(kdev, work, f->state, cap, form, symname, NULL);
+			got = (d = klevel(f->sess, f->serial)) ? devaggs(d, work, f->state, cap, form, symname, NULL) : 0;
 			mutex_unlock(&kctl);
 			if (got < cap)
 				break;
@@ -126,7 +238,7 @@ ctlwrite(struct file *fp, const char __user *ub, size_t n, loff_t *off)
 		kvfree(buf);
 		return -EFAULT;
 	}
-	e = kctlwrite(&f->ctl, buf, n, task_tgid_nr(current));
+	e = kctlwrite(f->sess, f->serial, &f->ctl, buf, n, task_tgid_nr(current));
 	kvfree(buf);
 	return e ? -e : (ssize_t)n;
 }
@@ -139,20 +251,25 @@ ctlflush(struct file *fp, fl_owner_t id)
 	int e = 0;
 
 	if (fp->f_mode & FMODE_WRITE)
-		e = kctlclose(&f->ctl);
+		e = kctlclose(f->sess, f->serial, &f->ctl);
 	return -e;
 }
 
+/* the last close of a file (a killed holder's too: the kernel closes its files) */
 static int
 kfrelease(struct inode *ip, struct file *fp)
 {
 	Kf *f = fp->private_data;
+	Dev *d;
 
 	if (f->pid) {
 		mutex_lock(&kctl);
-		devreader(kdev, f->pid, 0);
+		if ((d = klevel(f->sess, f->serial)) != NULL)
+			devreader(d, f->pid, 0);
 		mutex_unlock(&kctl);
 	}
+	if (f->hold)
+		ksessclose(f->sess, f->serial);
 	kvfree(f->state);
 	kvfree(f);
 	return 0;
@@ -162,15 +279,16 @@ static int
 traceopen(struct inode *ip, struct file *fp)
 {
 	Kf *f;
+	Dev *d;
 	int e;
 
 	if ((fp->f_flags & O_ACCMODE) != O_RDONLY)
 		return -EACCES;
-	if ((f = kfnew(fp)) == NULL)
-		return -ENOMEM;
+	if ((f = kfopen(fp, 0, &e)) == NULL)
+		return e;
 	f->pid = task_tgid_nr(current);
 	mutex_lock(&kctl);
-	e = devreader(kdev, f->pid, 1);
+	e = (d = klevel(f->sess, f->serial)) ? devreader(d, f->pid, 1) : ENXIO;
 	mutex_unlock(&kctl);
 	if (e) {
 		kvfree(f);
@@ -188,6 +306,7 @@ records(struct file *fp, char __user *ub, size_t n, int follow)
 	char *buf;
 	int tries, gen;
 	long w;
+	Dev *d;
 
 	if (n > Chunk)
 		n = Chunk;
@@ -196,10 +315,11 @@ records(struct file *fp, char __user *ub, size_t n, int follow)
 	for (tries = 0;; tries++) {
 		gen = atomic_read(&kpipegen);
 		mutex_lock(&kctl);
-		got = devread(kdev, &f->r, buf, n);
+		d = klevel(f->sess, f->serial);
+		got = d ? devread(d, &f->r, buf, n) : 0;
 		mutex_unlock(&kctl);
-		if (got > 0)
-			break;
+		if (got > 0 || d == NULL)
+			break;	/* an ended session's: end of file */
 		if (f->r.wait && tries < 1000) {
 			usleep_range(20, 100);
 			continue;
@@ -258,8 +378,8 @@ sigsopen(struct inode *ip, struct file *fp)
 	Kf *f;
 	int e;
 
-	if ((f = kfnew(fp)) == NULL)
-		return -ENOMEM;
+	if ((f = kfopen(fp, 0, &e)) == NULL)
+		return e;
 	if ((f->state = sigstext(&f->nstate, &e)) == NULL) {
 		kvfree(f);
 		return e;
@@ -301,7 +421,7 @@ static const struct file_operations pipefops = {
 
 static const struct file_operations aggsfops = {
 	.owner = THIS_MODULE,
-	.open = ctlopen,
+	.open = aggsopen,
 	.read = aggsread,
 	.release = kfrelease,
 	.llseek = default_llseek,
@@ -309,7 +429,7 @@ static const struct file_operations aggsfops = {
 
 static const struct file_operations aggrawfops = {
 	.owner = THIS_MODULE,
-	.open = ctlopen,
+	.open = aggsopen,
 	.read = aggrawread,
 	.release = kfrelease,
 	.llseek = default_llseek,
@@ -338,7 +458,23 @@ static const struct file_operations sigsfops = {
 	.llseek = default_llseek,
 };
 
+static const struct file_operations clonefops = {
+	.owner = THIS_MODULE,
+	.open = cloneopen,
+	.read = cloneread,
+	.write = ctlwrite,
+	.flush = ctlflush,
+	.release = kfrelease,
+	.llseek = default_llseek,
+};
+
 static struct miscdevice files[Nfile];
+
+static struct miscdevice clonefile = {
+	.minor = MISC_DYNAMIC_MINOR,
+	.name = "traceclone",
+	.fops = &clonefops,
+};
 
 /* the kernel's alone, beside the device's: what BTF says, as readable as /sys/kernel/btf/vmlinux */
 static struct miscdevice sigsfile = {
@@ -347,7 +483,38 @@ static struct miscdevice sigsfile = {
 	.mode = 0444,
 	.fops = &sigsfops,
 };
-static int sigson;
+static int sigson, cloneon;
+
+/* every session's files, /dev/tracesess/N/NAME, moded as the top level's of the same job */
+static int
+sessfilesinit(void)
+{
+	Sessfile *f;
+	uint32_t n;
+	int i, e;
+
+	if (ksess == 0)
+		return 0;
+	if ((sessfiles = kcalloc(ksess * Nsessfile, sizeof *sessfiles, GFP_KERNEL)) == NULL)
+		return -ENOMEM;
+	for (n = 1; n <= ksess; n++)
+		for (i = 0; i < Nsessfile; i++) {
+			f = &sessfiles[(n - 1) * Nsessfile + i];
+			f->sess = n;
+			f->file = sessnames[i].file;
+			snprintf(f->name, sizeof f->name, "tracesess%u.%s", n, sessnames[i].name);
+			snprintf(f->node, sizeof f->node, "tracesess/%u/%s", n, sessnames[i].name);
+			f->m.minor = MISC_DYNAMIC_MINOR;
+			f->m.name = f->name;
+			f->m.nodename = f->node;
+			f->m.mode = devfiles[f->file].mode;
+			f->m.fops = fops[f->file];
+			if ((e = misc_register(&f->m)) != 0)
+				return e;
+			nsessfiles++;
+		}
+	return 0;
+}
 
 int
 filesinit(void)
@@ -371,6 +538,16 @@ filesinit(void)
 		return e;
 	}
 	sigson = 1;
+	clonefile.mode = devfiles[Filectl].mode;
+	if ((e = misc_register(&clonefile)) != 0) {
+		filesexit();
+		return e;
+	}
+	cloneon = 1;
+	if ((e = sessfilesinit()) != 0) {
+		filesexit();
+		return e;
+	}
 	return 0;
 }
 
@@ -384,4 +561,11 @@ filesexit(void)
 	if (sigson)
 		misc_deregister(&sigsfile);
 	sigson = 0;
+	if (cloneon)
+		misc_deregister(&clonefile);
+	cloneon = 0;
+	while (nsessfiles > 0)
+		misc_deregister(&sessfiles[--nsessfiles].m);
+	kfree(sessfiles);
+	sessfiles = NULL;
 }

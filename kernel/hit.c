@@ -6,6 +6,13 @@
  * reads the old), writes its record through the Writer of its CPU and
  * context, and says whether the call is followed to its return.
  *
+ * Levels: the top level and each live session (dev/sess.c) are Devs of
+ * their own, each with a Writer per CPU and context bound at load to
+ * its own ring of that Dev.  A site carries the levels whose traces
+ * select it (Site.lev, a mask: the top level alone costs one bit test
+ * more than before), and each of them decides on its own Dev: its own
+ * predicate, watch list, policy, records and counters.
+ *
  * A hit in interrupt context (hard or soft interrupt, NMI) is the
  * kernel's own, not the interrupted task's: its pid and tid are 0
  * (the idle task's, the other thread of no process) and its execname
@@ -30,8 +37,8 @@ enum {
  */
 typedef struct Pcpu Pcpu;
 struct Pcpu {
-	Writer w;
-	u32 tid;		/* the Writer's watch decision is this thread's: another's decides again */
+	Writer w[Nlev];		/* level L's on its Dev */
+	u32 tid;		/* the Writers' watch decisions are this thread's: another's decides again */
 	u32 inside;
 };
 
@@ -72,6 +79,7 @@ static __always_inline void
 hitinit(Hit *h, Pcpu *p)
 {
 	struct task_struct *c = current;
+	int l;
 
 	h->ticks = hostticks();
 	h->tid = in_task() ? c->pid : 0;	/* an interrupt's hit is no task's */
@@ -79,22 +87,24 @@ hitinit(Hit *h, Pcpu *p)
 	h->depth = 0;
 	h->dur = 0;
 	if (p->tid != h->tid) {
-		p->w.gen = 0;	/* the cached watch decision was another thread's */
+		for (l = 0; l < Nlev; l++)
+			p->w[l].gen = 0;	/* the cached watch decisions were another thread's */
 		p->tid = h->tid;
 	}
-	h->w = &p->w;
 }
 
-/* an entry at ip with the call's registers: its record; 1 and rd filled when the return is followed */
+/* an entry at ip with the call's registers: its records; 1 and rd filled when the return is followed */
 int notrace
 hitentry(unsigned long ip, struct pt_regs *regs, Rdata *rd)
 {
 	Dev *d = kdev;
 	Pcpu *p = mine();
+	const Tsel *sel;
 	Tab *t;
 	Site *s;
-	Hit h;
-	int r, follow = 0;
+	Hit h, hl;
+	u32 m, l;
+	int r, woke = 0, follow = 0;
 
 	if (p->inside) {
 		devcount(d, Creentered);
@@ -111,15 +121,27 @@ hitentry(unsigned long ip, struct pt_regs *regs, Rdata *rd)
 	h.a[1] = regs->si;
 	h.a[2] = regs->dx;
 	h.a[3] = regs->cx;
-	r = devfilter(d, &t->sel[s->slot], &h);
-	if (r & Hrecord) {
-		devrecord(d, &h);
-		kwake();
+	rd->lev = 0;
+	for (m = s->lev; m != 0; m &= m - 1) {
+		l = __builtin_ctz(m);
+		sel = &t->sel[l][s->slot[l]];
+		hl = h;		/* each level's own: the device may change it */
+		hl.w = &p->w[l];
+		r = devfilter(t->dev[l], sel, &hl);
+		if (r & Hrecord) {
+			devrecord(t->dev[l], &hl);
+			woke = 1;
+		}
+		if (r & Hfollow) {
+			rd->lev |= 1u << l;
+			rd->slot[l] = s->slot[l];
+			rd->gen[l] = sel->gen;
+		}
 	}
-	if (r & Hfollow) {
+	if (woke)
+		kwake();
+	if (rd->lev) {
 		rd->entry = s->entry;
-		rd->slot = s->slot;
-		rd->gen = t->sel[s->slot].gen;
 		rd->ticks = h.ticks;
 		follow = 1;
 	}
@@ -128,14 +150,17 @@ done:
 	return follow;
 }
 
-/* the return of a followed call, with the value it returns */
+/* the return of a followed call, with the value it returns: a record in each level that followed it */
 void notrace
 hitexit(const Rdata *rd, unsigned long retval)
 {
 	Dev *d = kdev;
 	Pcpu *p = mine();
+	const Tsel *sel;
 	Tab *t;
-	Hit h;
+	Hit h, hl;
+	u32 m, l;
+	int woke = 0;
 
 	if (p->inside) {
 		devcount(d, Creentered);
@@ -143,17 +168,29 @@ hitexit(const Rdata *rd, unsigned long retval)
 	}
 	p->inside = 1;
 	t = rcu_dereference_sched(ktab);
-	/* a trace removed, or made again in its slot, since the entry: not this call's any more */
-	if (t != NULL && rd->slot < Ntrace && t->sel[rd->slot].gen == rd->gen) {
-		hitinit(&h, p);
-		h.pc = rd->entry;
-		h.exit = 1;
-		h.dur = h.ticks - rd->ticks;
-		h.a[0] = retval;
-		h.a[1] = h.a[2] = h.a[3] = 0;
-		if (devhit(d, &t->sel[rd->slot], &h))
-			kwake();
+	if (t == NULL)
+		goto done;
+	hitinit(&h, p);
+	h.pc = rd->entry;
+	h.exit = 1;
+	h.dur = h.ticks - rd->ticks;
+	h.a[0] = retval;
+	h.a[1] = h.a[2] = h.a[3] = 0;
+	for (m = rd->lev; m != 0; m &= m - 1) {
+		l = __builtin_ctz(m);
+		/* a trace removed, or made again in its slot, or a session ended since the entry: not this call's any more */
+		if (l >= Nlev || t->dev[l] == NULL || (u8)rd->slot[l] >= Ntrace)
+			continue;
+		sel = &t->sel[l][rd->slot[l]];
+		if (sel->gen != rd->gen[l])
+			continue;
+		hl = h;
+		hl.w = &p->w[l];
+		woke |= devhit(t->dev[l], sel, &hl);
 	}
+	if (woke)
+		kwake();
+done:
 	p->inside = 0;
 }
 
@@ -170,15 +207,28 @@ tabips(Tab *t)
 	return ips;
 }
 
-/* each CPU's Writers on their rings, for good: CPU c's context x writes ring Nctx*c + x */
+Dev *
+levdev(uint32_t lev)
+{
+	return lev == 0 ? kdev : (Dev *)((char *)kdev + devsessoff(klogmax, knring, lev));
+}
+
+/*
+ * Each CPU's Writers on their rings, for good: CPU c's context x writes
+ * ring Nctx*c + x of every level, sessions' too, live or not: a new
+ * session's Dev keeps its rings' claims (dev/sess.c: fresh), so no
+ * Writer is ever bound again while a hook may hold it.
+ */
 int
 hitbind(void)
 {
 	int c, x, e;
+	u32 l;
 
-	for_each_possible_cpu(c)
-		for (x = 0; x < Nctx; x++)
-			if ((e = devwriterbind(kdev, &per_cpu(pcpu, c)[x].w, Nctx * c + x)) != 0)
-				return -e;
+	for (l = 0; l <= ksess; l++)
+		for_each_possible_cpu(c)
+			for (x = 0; x < Nctx; x++)
+				if ((e = devwriterbind(levdev(l), &per_cpu(pcpu, c)[x].w[l], Nctx * c + x)) != 0)
+					return -e;
 	return 0;
 }

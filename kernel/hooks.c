@@ -3,7 +3,9 @@
  * device started) become a table (Tab, rebuilt under kctl at every
  * change and swapped under RCU: hit.c), and one way of hooking them
  * (a Way: krp.c's kretprobes or fprobe.c's fprobe, chosen at load by
- * the module parameter exits) is set on exactly those sites.
+ * the module parameter exits) is set on exactly those sites.  The
+ * sessions' traces are in the same table: a site is hooked once,
+ * whichever levels select it.
  */
 #include "k.h"
 #include <linux/module.h>
@@ -18,27 +20,49 @@ MODULE_PARM_DESC(exits, "how returns are caught: fprobe (where the kernel has it
 static const Way *way;
 static int stale;	/* a set failed half way: the hooks are not the table's */
 
-/* the sites the device wants now: functions of traces on, traceable and allowed */
+/*
+ * The sites the levels want now: functions of traces that are on (in
+ * the top level, in each live session), traceable and allowed; each
+ * site with the levels that select it.
+ */
 static Tab *
 want(void)
 {
-	Dev *d = kdev;
-	u8 on[Ntrace];
+	u8 on[Nlev][Ntrace];
+	Dev *d;
 	Tab *t;
+	Tsel *sel;
 	int i, k, n = 0;
+	u32 l, lev;
 
-	if ((t = kvzalloc(sizeof *t + sizeof(Site) * nksym, GFP_KERNEL)) == NULL)
+	t = kvzalloc(sizeof *t + sizeof(Site) * nksym + sizeof(Tsel) * Ntrace * (1 + ksess), GFP_KERNEL);
+	if (t == NULL)
 		return NULL;
-	for (k = 0; k < Ntrace; k++)
-		on[k] = devtsel(d, k, &t->sel[k]) && devsiteon(d, &t->sel[k]);
+	sel = (Tsel *)&t->site[nksym];
+	for (l = 0; l <= ksess; l++) {
+		if ((d = t->dev[l] = devsess(kdev, l)) == NULL)
+			continue;
+		t->sel[l] = sel + l * Ntrace;
+		for (k = 0; k < Ntrace; k++)
+			on[l][k] = devtsel(d, k, &t->sel[l][k]) && devsiteon(d, &t->sel[l][k]);
+	}
 	for (i = 0; i < nksym; i++) {
 		if (n > 0 && t->site[n - 1].entry == ksym[i].addr)
 			continue;	/* an alias: the first name has it */
-		k = devselect(d, ksym[i].addr, ksym[i].addr, 1, ksym[i].name);
-		if (k < 0 || !on[k] || symdenied(&ksym[i]) || !symtraceable(&ksym[i]))
+		for (l = 0, lev = 0; l <= ksess; l++) {
+			t->site[n].slot[l] = -1;
+			if (t->dev[l] == NULL)
+				continue;
+			k = devselect(t->dev[l], ksym[i].addr, ksym[i].addr, 1, ksym[i].name);
+			if (k >= 0 && on[l][k]) {
+				t->site[n].slot[l] = k;
+				lev |= 1u << l;
+			}
+		}
+		if (lev == 0 || symdenied(&ksym[i]) || !symtraceable(&ksym[i]))
 			continue;
 		t->site[n].entry = ksym[i].addr;
-		t->site[n].slot = k;
+		t->site[n].lev = lev;
 		n++;
 	}
 	t->n = n;
@@ -77,17 +101,22 @@ tabswap(Tab *t)
  * finds no site in the old table and does nothing until the swap.
  */
 int
-hooksapply(char *why, size_t nwhy, int *bad)
+hooksapply(char *why, size_t nwhy, int *lev, int *bad)
 {
 	Tab *t, *old = rcu_dereference_protected(ktab, lockdep_is_held(&kctl));
-	int e;
+	int e, site = -1;
 
 	why[0] = 0;
-	*bad = -1;
+	*lev = *bad = -1;
 	if ((t = want()) == NULL)
 		return -ENOMEM;
-	if ((stale || !samesites(old, t)) && (e = way->set(t, why, nwhy, bad)) != 0) {
-		kvfree(t);	/* a site whose exit failed: its trace goes off (ctl.c says why) and we come again */
+	if ((stale || !samesites(old, t)) && (e = way->set(t, why, nwhy, &site)) != 0) {
+		/* a site whose exit failed: the trace of its first level goes off (ctl.c says why) and we come again */
+		if (site >= 0 && site < t->n) {
+			*lev = __builtin_ctz(t->site[site].lev);
+			*bad = t->site[site].slot[*lev];
+		}
+		kvfree(t);
 		stale = 1;
 		return e;
 	}

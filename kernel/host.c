@@ -19,7 +19,7 @@
 #include "dev/host.h"
 
 Dev *kdev;
-uint32_t klogmax, knring;
+uint32_t klogmax, knring, ksess;
 DEFINE_MUTEX(kctl);
 
 uint64_t
@@ -61,11 +61,11 @@ hostalive(uint32_t tid)
 	return alive;
 }
 
+/* the top level's, or a session's (its rings no larger than Logsess's) */
 uint32_t
 hostlogmax(const struct Dev *d)
 {
-	(void)d;
-	return klogmax;
+	return d == kdev ? klogmax : (uint32_t)devsesslog(klogmax);
 }
 
 uint32_t
@@ -75,12 +75,11 @@ hostnring(const struct Dev *d)
 	return knring;
 }
 
-/* no sessions in the module's block yet: clone is refused (too many sessions) */
+/* the sessions main.c made room for after the top level; none in a session's Dev */
 uint32_t
 hostnsess(const struct Dev *d)
 {
-	(void)d;
-	return 0;
+	return d == kdev ? ksess : 0;
 }
 
 /* an interrupt's hit is no task's (hit.c): pid 0, parent 0, uid 0, its context's name */

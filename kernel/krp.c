@@ -167,7 +167,7 @@ exits(Tab *t, char *why, size_t nwhy, int *bad)
 		else if ((nv[i] = krpnew(t->site[i].entry)) == NULL && e == 0) {
 			e = -EINVAL;
 			scnprintf(why, nwhy, "%ps: its return cannot be probed (kprobe blacklist)", (void *)t->site[i].entry);
-			*bad = t->site[i].slot;	/* the caller turns its trace off */
+			*bad = i;	/* the caller turns its trace off */
 		}
 	}
 	while (j < nkrp)

@@ -6,6 +6,7 @@
  * then the pending wake-up, then the memory.
  */
 #include "k.h"
+#include "dev/pred.h"
 #include <linux/module.h>
 #include <linux/vmalloc.h>
 #include <asm/tsc.h>
@@ -20,12 +21,23 @@ static int logmax = 13;
 module_param(logmax, int, 0444);
 MODULE_PARM_DESC(logmax, "ring size, log2 records, of each of the 4 rings a CPU (4..20; size up to it at run time)");
 
+/*
+ * 2: each session is a Dev with rings as large as the top level's (up
+ * to Logsess), all in the one block vmalloc'd and zeroed at load: 2 MiB
+ * a CPU each at logmax 13.  Two sessions beside the top level are what
+ * a tracer and a monitor running at once need; up to 8 (user space's)
+ * at a cost of as much memory each.
+ */
+static int sessions = 2;
+module_param(sessions, int, 0444);
+MODULE_PARM_DESC(sessions, "sessions besides the top level (0..8), each with rings as large as the top level's");
+
 static int __init
 devtraceinit(void)
 {
 	int e;
 
-	if (logmax < Logmin || logmax > Logmax)
+	if (logmax < Logmin || logmax > Logmax || sessions < 0 || sessions > Nsess)
 		return -EINVAL;
 	if ((e = symsload()) != 0)
 		return e;
@@ -35,12 +47,15 @@ devtraceinit(void)
 		symsfree();
 		return -EINVAL;
 	}
-	if ((kdev = vzalloc(devsize(logmax, knring))) == NULL) {
+	ksess = sessions;
+	if ((kdev = vzalloc(devblocksize(logmax, knring, ksess))) == NULL) {
 		symsfree();
 		return -ENOMEM;
 	}
 	devinit(kdev, logmax, knring, (uint64_t)tsc_khz * 1000);
-	devhostrules(kdev, Rulenoblock | Ruletext, ktext);	/* ctl.c: a probe may not wait; trace _text+OFF */
+	devsessinit(kdev, ksess);
+	devhostrules(kdev, Rulenoblock | Ruletext, ktext);	/* ctl.c: a probe may not wait; trace _text+OFF (sessions: ctl.c's kclone) */
+	predargnames = kargnames;	/* argnames.c: predicates by argument name, from the kernel's BTF */
 	if ((e = hooksinit()) != 0)
 		goto bad;
 	if ((e = modsinit()) != 0) {
@@ -54,6 +69,7 @@ devtraceinit(void)
 	}
 	return 0;
 bad:
+	predargnames = NULL;
 	vfree(kdev);
 	symsfree();
 	return e;
@@ -67,6 +83,8 @@ devtraceexit(void)
 	hooksoff();
 	hooksexit();
 	kwakesync();
+	predargnames = NULL;
+	argnamesexit();
 	vfree(kdev);
 	symsfree();
 }
