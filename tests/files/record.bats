@@ -171,8 +171,8 @@ noticks() {
 	# the ring of 16 kept the last 16: 5..20
 	assert_line --index 0 --regexp "^E 0000000000001000 [0-9a-f]{16} [0-9a-f]{16} 0000000000000005 "
 	assert_line --index 15 --regexp "^E 0000000000001000 [0-9a-f]{16} [0-9a-f]{16} 0000000000000014 "
-	# stopped while 25 are written into 16 slots: 9 lost on its watch
-	devtrace record -o "$BATS_TEST_TMPDIR/f" 2> "$BATS_TEST_TMPDIR/err" 3>&- &
+	# stopped while 25 are written into 16 slots: 9 lost on its watch (under ring, asked for: block is the default)
+	devtrace record -P ring -o "$BATS_TEST_TMPDIR/f" 2> "$BATS_TEST_TMPDIR/err" 3>&- &
 	r=$!
 	# shellcheck disable=SC2034 # read by teardown in helper.bash
 	BGPIDS="$r"
@@ -419,6 +419,63 @@ trace other on"
 	END
 }
 
+@test "record without -t: policy block 1000 at the top level while it reads, the policy before put back; a reader held up loses nothing" {
+	needlib
+	start
+	ctl policy fill
+	ctl trace fl_work new t
+	ctl trace t on
+	ctl start
+	F=$BATS_TEST_TMPDIR
+	devtrace record -o "$F/f" -- "$BATS_FILE_TMPDIR/fl_loop" 7 200000 "$F/go" 0 > "$F/stdout" 2> "$F/err" 3>&- &
+	r=$!
+	# shellcheck disable=SC2034 # read by teardown in helper.bash
+	BGPIDS=$r
+	waitfor grep -qx 'policy block 1000' "$D/tracectl"
+	# no reading for 0.3 s while 400,000 records come, 65,536 a ring: under block the program waits
+	kill -STOP $r
+	touch "$F/go"
+	sleep 0.3
+	kill -CONT $r
+	# its exit status, checked by bats: 0
+	wait $r
+	run cat "$F/stdout"
+	assert_output "7 21399900000"
+	run cat "$F/err"
+	assert_output "devtrace record: 400000 records saved, 0 lost"
+	devtrace cat "$F/f" > "$F/out"
+	run loopcalls 7 "$F/f.syms" "$F/out"
+	assert_output "400000 0"
+	run grep -E '^(policy|#hits|#read|#queued|#lost|#dropped) ' "$D/tracectl"
+	assert_output - <<-'END'
+	policy fill
+	#hits 400000
+	#read 400000
+	#queued 0
+	#lost 0
+	#dropped 0
+	END
+}
+
+@test "record without -t: -P sets the top level's policy while it reads; one changed meanwhile stays" {
+	needlib
+	start
+	ctl trace fl_work new t
+	ctl trace t on
+	ctl start
+	F=$BATS_TEST_TMPDIR
+	run --separate-stderr devtrace record -P 'block 50' -o "$F/f" -- sh -c "grep '^policy' '$D/tracectl'"
+	assert_success
+	assert_output 'policy block 50'
+	assert_equal "$stderr" "devtrace record: 0 records saved, 0 lost"
+	run grep '^policy' "$D/tracectl"
+	assert_output 'policy ring'
+	run devtrace record -o "$F/f" -- sh -c "echo 'policy fill' > '$D/tracectl'"
+	assert_success
+	run grep '^policy' "$D/tracectl"
+	assert_output 'policy fill'
+}
+
 @test "record -t: -P sets the session's policy; refusals name the option" {
 	needlib
 	start
@@ -447,9 +504,9 @@ devtrace record: -t 'zz*': no function of the program matched"
 	run --separate-stderr devtrace record -t fl_work -o "$F/f"
 	assert_failure 2
 	assert_equal "${stderr_lines[0]}" "devtrace record: -t needs a program to watch: -- prog"
-	run --separate-stderr devtrace record -P ring -o "$F/f" -- true
-	assert_failure 2
-	assert_equal "$stderr" "devtrace record: -P needs a -t: it is the policy of a session's own"
+	run --separate-stderr devtrace record -P bogus -o "$F/f" -- true
+	assert_failure 1
+	assert_equal "$stderr" "devtrace record: -P 'bogus': unknown policy (ring, fill or block)"
 	run --separate-stderr devtrace record -p 'arg0 > 1' -o "$F/f" -- true
 	assert_failure 2
 	assert_equal "$stderr" "devtrace record: -p needs a -t to attach it to"
