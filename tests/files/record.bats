@@ -209,6 +209,45 @@ noticks() {
 	assert_equal "$stderr" "devtrace record: device busy: another process holds its lock"
 }
 
+# little-endian bytes: le N VALUE
+le() {
+	local i
+	for ((i = 0; i < $1; i++)); do
+		# shellcheck disable=SC2059 # the escape is the format
+		printf "\\$(printf %03o $(( ($2 >> (8 * i)) & 255 )))"
+	done
+}
+
+# one record of a capture file: pc and ticks, thread 77, an entry, no arguments
+caprec() {
+	le 8 "$1"; le 8 "$2"; le 4 77; le 4 0; le 8 0; le 8 0; le 8 0; le 8 0
+}
+
+@test "cat FILE merges the sources by ticks, a tie to the shared ring, then the lower ring, run after run" {
+	F=$BATS_TEST_TMPDIR/f
+	{
+		printf devtrace; le 4 2; le 4 56; le 8 1000; le 8 0
+		le 4 0; le 4 4; caprec 0x10 1; caprec 0x11 4; caprec 0x12 6; caprec 0x13 8
+		le 4 1; le 4 5; caprec 0x20 2; caprec 0x21 4; caprec 0x22 5; caprec 0x23 7; caprec 0x24 8
+		le 4 0xffffffff; le 4 1; caprec 0x30 4
+	} > "$F"
+	run devtrace cat "$F"
+	assert_success
+	run awk '{ print substr($2, 15), substr($3, 16) }' <<< "$output"
+	assert_output - <<-'END'
+	10 1
+	20 2
+	30 4
+	11 4
+	21 4
+	22 5
+	12 6
+	23 7
+	13 8
+	24 8
+	END
+}
+
 @test "a file that is not a record, or a truncated one, is a clear error" {
 	traced
 	inject
