@@ -417,6 +417,25 @@ trace other on"
 	assert_output '#sessions live 0 made 1 ended 1 reaped 0 refused 0'
 }
 
+# record (pid $1, writing $2/f, its output in $2/stdout and $2/err) held
+# up: no reading for 0.3 s while fl_loop's 400,000 records come, 65,536 a
+# ring; under block the program waits, and the file has every record
+heldup() {
+	kill -STOP "$1"
+	touch "$2/go"
+	sleep 0.3
+	kill -CONT "$1"
+	# its exit status, checked by bats: 0
+	wait "$1"
+	run cat "$2/stdout"
+	assert_output "7 21399900000"
+	run cat "$2/err"
+	assert_output "devtrace record: 400000 records saved, 0 lost"
+	devtrace cat "$2/f" > "$2/out"
+	run loopcalls 7 "$2/f.syms" "$2/out"
+	assert_output "400000 0"
+}
+
 @test "record -t: policy block 1000 in its session alone; a reader held up loses nothing where the top level's ring loses" {
 	needlib
 	start
@@ -433,20 +452,7 @@ trace other on"
 	assert_output 'policy block 1000'
 	run grep '^policy' "$D/tracectl"
 	assert_output 'policy ring'
-	# no reading for 0.3 s while 400,000 records come, 65,536 a ring: under block the program waits
-	kill -STOP $r
-	touch "$F/go"
-	sleep 0.3
-	kill -CONT $r
-	# its exit status, checked by bats: 0
-	wait $r
-	run cat "$F/stdout"
-	assert_output "7 21399900000"
-	run cat "$F/err"
-	assert_output "devtrace record: 400000 records saved, 0 lost"
-	devtrace cat "$F/f" > "$F/out"
-	run loopcalls 7 "$F/f.syms" "$F/out"
-	assert_output "400000 0"
+	heldup $r "$F"
 	# the same run under the top level's ring, with no reader: the newest 65,536 kept
 	run grep -E '^#(hits|read|queued|lost|dropped) ' "$D/tracectl"
 	assert_output - <<-'END'
@@ -471,20 +477,7 @@ trace other on"
 	# shellcheck disable=SC2034 # read by teardown in helper.bash
 	BGPIDS=$r
 	waitfor grep -qx 'policy block 1000' "$D/tracectl"
-	# no reading for 0.3 s while 400,000 records come, 65,536 a ring: under block the program waits
-	kill -STOP $r
-	touch "$F/go"
-	sleep 0.3
-	kill -CONT $r
-	# its exit status, checked by bats: 0
-	wait $r
-	run cat "$F/stdout"
-	assert_output "7 21399900000"
-	run cat "$F/err"
-	assert_output "devtrace record: 400000 records saved, 0 lost"
-	devtrace cat "$F/f" > "$F/out"
-	run loopcalls 7 "$F/f.syms" "$F/out"
-	assert_output "400000 0"
+	heldup $r "$F"
 	run grep -E '^(policy|#hits|#read|#queued|#lost|#dropped) ' "$D/tracectl"
 	assert_output - <<-'END'
 	policy fill
