@@ -19,6 +19,7 @@ FNR == NR {
 	if (!(k in minhits) || $8 < minhits[k]) minhits[k] = $8
 	if (!(k in maxhits) || $8 > maxhits[k]) maxhits[k] = $8
 	if ($10 > 0) filtered[k] = 1
+	if ($9 != "-" && (!(k in maxlost) || $9 > maxlost[k])) maxlost[k] = $9
 	next
 }
 { extra[$1] = $2 }
@@ -36,6 +37,10 @@ END {
 		ran = runs[k] > 0 && bad[k] == 0
 		t(ran, name ": every run ran and exited 0" (ran || skip != "" || !(k in st) ? "" : " (" st[k] ")"), skip)
 		t(ran && diff[k] == 0, name ": output equals the uninstrumented run's", skip != "" ? skip : ran ? "" : "did not run")
+		if (how == "rec" || how == "pipe") {	# lossless: the file has every hit
+			t(ran && maxlost[k] == 0 && minhits[k] >= 2 * (tiny + fib) * (w[i] == "calls"), name ": every record in the file (lost at most " maxlost[k] ", hits " minhits[k] ")", ran ? "" : "did not run")
+			continue
+		}
 		if (how != "dev") continue
 		if (!ran) { t(0, name ": records as expected", "did not run"); continue }
 		if (mode == "stopped")

@@ -175,27 +175,48 @@ captruncated(Capfile *f)
 	return f->truncated;
 }
 
+/*
+ * The next records in the merge's order, as a run of one source's
+ * chunk: the oldest next record of all sources (ticks; on a tie the
+ * source first in order), and after it those of its chunk older than
+ * every other source's next, up to max; nil at the end.  One source
+ * alone gives its chunks whole.
+ */
 const Rec *
-capnext(Capfile *f)
+caprun(Capfile *f, size_t max, size_t *n)
 {
-	const Rec *best = NULL, *r;
-	Src *v = f->v;
-	size_t k, bk = 0;
+	const Rec *best = NULL, *r, *run;
+	uint64_t bound = ~0ull;
+	Src *v = f->v, *b;
+	size_t k, bk = 0, i, end;
 
 	for (k = 0; k < f->nsrc; k++) {
 		if (v[k].c == v[k].nchunk)
 			continue;
 		r = &v[k].rec[v[k].c][v[k].i];
 		if (best == NULL || r->ticks < best->ticks) {
+			if (best != NULL && best->ticks < bound)
+				bound = best->ticks;
 			best = r;
 			bk = k;
-		}
+		} else if (r->ticks < bound)
+			bound = r->ticks;
 	}
-	if (best != NULL && ++v[bk].i == v[bk].n[v[bk].c]) {
-		v[bk].c++;
-		v[bk].i = 0;
-	}
-	return best;
+	if (best == NULL)
+		return NULL;
+	b = &v[bk];
+	run = best;
+	end = b->n[b->c] - b->i < max ? b->n[b->c] : b->i + max;
+	/* strictly older than the others' next: a tie goes to the source first in order, which may be another */
+	for (i = b->i + 1; i < end && b->rec[b->c][i].ticks < bound; i++)
+		;
+	*n = i - b->i;
+	if (i == b->n[b->c]) {
+		b->c++;
+		b->i = 0;
+	} else
+		b->i = i;
+	return run;
 }
 
 void

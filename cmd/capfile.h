@@ -52,7 +52,7 @@ typedef struct Capfile Capfile;
 
 void	capheader(Caphdr *h, uint64_t hz);	/* the header of a file of this version */
 Capfile	*capopen(const char *path, const char *who);	/* the file mapped and its chunks found; nil if it cannot be read (told, as "WHO: PATH: ...") */
-int	captruncated(Capfile *f);	/* its end was cut (told at capopen): capnext gives its whole records all the same */
-const Rec	*capnext(Capfile *f);	/* the next record in the merge's order; nil at the end */
+int	captruncated(Capfile *f);	/* its end was cut (told at capopen): caprun gives its whole records all the same */
+const Rec	*caprun(Capfile *f, size_t max, size_t *n);	/* the next 1..max records in the merge's order, *n of them in a row; nil at the end */
 void	capclose(Capfile *f);
 #endif

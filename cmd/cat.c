@@ -34,13 +34,14 @@ catfile(const char *path)
 	static char buf[Nrec * Reclen];
 	const Rec *r;
 	Capfile *f;
-	size_t nl = 0;
+	size_t nl = 0, n, i;
 	int rc = 0;
 
 	if ((f = capopen(path, "devtrace cat")) == NULL)
 		return 1;
-	while (rc == 0 && (r = capnext(f)) != NULL) {
-		devfmt(buf + nl++ * Reclen, r);
+	while (rc == 0 && (r = caprun(f, Nrec - nl, &n)) != NULL) {
+		for (i = 0; i < n; i++)
+			devfmt(buf + nl++ * Reclen, &r[i]);
 		if (nl == Nrec) {
 			rc = writeall(1, buf, nl * Reclen) < 0;
 			nl = 0;

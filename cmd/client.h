@@ -2,6 +2,7 @@
  * client.h: devtrace's own.  devtrace.c holds the table of commands
  * and calls them, one file each; under the commands, what they share:
  * ownsess.c (a session of a command's own: run, record and aggs -t),
+ * toppolicy.c (the top level's policy for record's duration),
  * client.c (options, the device, programs and the server),
  * statetext.c (the device's state text, parsed once for all) and
  * capfile.c (the capture file's format, capfile.h); under those,
@@ -36,6 +37,15 @@ int	xstatus(Cmd *c, int argc, char **argv);
 int	xstart(Cmd *c, int argc, char **argv);
 int	xstop(Cmd *c, int argc, char **argv);
 int	xmerge(Cmd *c, int argc, char **argv);
+
+/* toppolicy.c: the top level's buffer policy for a capture's duration (record) */
+typedef struct Toppolicy Toppolicy;
+struct Toppolicy {
+	char was[64];		/* the state's policy line before, "policy ...\n" */
+	char set[64];		/* and after the change, as the state shows it */
+};
+int	toppolicyset(Shm *s, Toppolicy *t, const char *policy, const char *who);	/* `policy POLICY' at the top level, the line before kept: 0, or 1 (told, as "WHO: -P 'POLICY': why") */
+int	toppolicyrestore(Shm *s, Toppolicy *t, const char *who);	/* the line before put back, unless the policy changed since: 0, or 1 (told) */
 
 /* ownsess.c: a session of the command's own, its traces from -t GLOB (-p, -a, -P), the program it watches */
 enum {

@@ -38,7 +38,8 @@ enum {
 	Qtop,
 	Qstride = 16,	/* session N's inodes: N * Qstride + q */
 
-	Tickms = 5,	/* how often waiting tracepipe reads look again */
+	Tickms = 5,	/* how often waiting tracepipe reads look again, at most */
+	Busyus = 50,	/* and once a look found records: writers under block wait for this reader */
 	Reapms = 1000,	/* how often sessions whose holder died are looked for */
 };
 _Static_assert(Qtop <= Qstride, "cmd/fs.c: the top level's inodes below session 1's");
@@ -627,11 +628,12 @@ static const struct fuse_lowlevel_ops ops = {
 	.create = fscreate,
 };
 
-/* waiting reads: answer those with records, or interrupted; all of them if done */
-static void
+/* waiting reads: answer those with records, or interrupted; all of them if done; how many had records */
+static int
 retry(int done)
 {
 	Pend **pp, *p;
+	int n = 0;
 
 	for (pp = &pend; (p = *pp) != NULL;) {
 		if (p->intr)
@@ -645,10 +647,12 @@ retry(int done)
 				pp = &p->next;
 				continue;
 			}
-		}
+		} else
+			n++;
 		*pp = p->next;
 		free(p);
 	}
+	return n;
 }
 
 struct fuse_session *
@@ -671,7 +675,7 @@ fsloop(struct fuse_session *se, volatile sig_atomic_t *stop, const sigset_t *wai
 {
 	struct fuse_buf fb;
 	struct pollfd pfd;
-	struct timespec tick = { 0, Tickms * 1000000L }, reap = { Reapms / 1000, Reapms % 1000 * 1000000L };
+	struct timespec tick = { 0, Busyus * 1000L }, reap = { Reapms / 1000, Reapms % 1000 * 1000000L };
 	uint64_t next = 0, now;
 	int r;
 
@@ -696,7 +700,11 @@ fsloop(struct fuse_session *se, volatile sig_atomic_t *stop, const sigset_t *wai
 				break;	/* unmounted */
 			fuse_session_process_buf(se, &fb);
 		}
-		retry(0);
+		/* adaptive, as record's naps: records flowing, look again soon; none, ever more rarely */
+		if (retry(0) > 0)
+			tick.tv_nsec = Busyus * 1000L;
+		else if (r == 0 && tick.tv_nsec < Tickms * 1000000L)
+			tick.tv_nsec = tick.tv_nsec * 2 < Tickms * 1000000L ? tick.tv_nsec * 2 : Tickms * 1000000L;
 	}
 	retry(1);
 	free(fb.mem);

@@ -6,9 +6,11 @@
  * does not merge: each pass copies every source's queued records in
  * bulk as a chunk of their own.  The symbol file is copied beside it,
  * FILE.syms, as devtrace run -o does.  With -t the records are those of
- * a session of record's own (ownsess.c) watching the program it starts,
- * under policy block by default: the session's ring is record's alone,
- * so waiting for its one reader costs no one else.
+ * a session of record's own (ownsess.c) watching the program it starts.
+ * Lossless by default: policy block while it reads, in its session or
+ * at the top level (toppolicy.c, the policy before put back at the end),
+ * so a writer waits for record rather than lose a record; -P says
+ * otherwise.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -37,7 +39,7 @@ enum {
 
 #define Usage "usage: devtrace record [-t GLOB ...] [-p EXPR] [-P POLICY] -o FILE [--] [prog [arg ...]]\n"
 
-enum { Blockms = 1000 };	/* -t's policy: block, a writer waiting at most this long for a stalled reader */
+enum { Blockms = 1000 };	/* the default policy: block, a writer waiting at most this long for a stalled reader */
 
 static volatile sig_atomic_t stopping;
 static volatile sig_atomic_t child;
@@ -60,12 +62,13 @@ usage(FILE *f)
 "                     up to %d), watching prog alone (needed): the top\n"
 "                     level's traces and records are not touched\n"
 "  -p, --pred EXPR    with -t: keep only the hits for which EXPR is true\n"
-"  -P, --policy POLICY  with -t: the session's policy, as `policy' takes it\n"
+"  -P, --policy POLICY  the policy while record reads, as `policy' takes it\n"
 "                     (ring, fill, block [MS]); default block %d: nothing is\n"
 "                     lost unless record stops reading for %d ms\n"
 "  -h, --help         this text\n"
 "Without -t it reads the device's top level as a server serves it; its\n"
-"traces are the device's as they are set up (devtrace ctl).  With -t it\n"
+"traces are the device's as they are set up (devtrace ctl); its policy is\n"
+"put back at the end, unless changed meanwhile.  With -t it\n"
 "starts a server if none runs, and stops it at the end.  Exit status:\n"
 "prog's (128+N if signal N ended it); 127 if prog is not found; 1 if no\n"
 "server serves the device, an option is refused or FILE could not be\n"
@@ -304,6 +307,8 @@ xrecord(Cmd *c, int argc, char **argv)
 	unsigned long long lost0, lost1, queued;
 	char *out = NULL, *st, path[4096];
 	Ownsess *o = &own;
+	Toppolicy top = { "", "" };
+	char *policy = NULL;
 	Caphdr h;
 	long long saved;
 	int ch, fd = -1, rc = 0, bad = 0, regular;
@@ -329,7 +334,7 @@ xrecord(Cmd *c, int argc, char **argv)
 			o->pred = optarg;
 			break;
 		case 'P':
-			o->policy = optarg;
+			policy = optarg;
 			break;
 		default:
 			return badopt("devtrace record", "otpP", Usage, argv);
@@ -340,13 +345,17 @@ xrecord(Cmd *c, int argc, char **argv)
 	}
 	if ((rc = owncheck(o)) != 0)
 		return rc;
-	/* lossless unless asked otherwise: the session's ring is record's alone */
+	/* lossless unless asked otherwise */
 	snprintf(block, sizeof block, "block %d", Blockms);
-	if (o->nglob > 0 && o->policy == NULL)
-		o->policy = block;
+	if (policy == NULL)
+		policy = block;
+	if (o->nglob > 0)
+		o->policy = policy;
 	if ((s = source(o, argv + optind, &rc)) == NULL)
 		return rc;
 	rc = 1;
+	if (o->nglob == 0 && toppolicyset(s, &top, policy, "devtrace record") != 0)
+		goto out;
 	if (obuf == NULL && (obuf = malloc((size_t)Bufrec * sizeof(Rec))) == NULL) {
 		fprintf(stderr, "devtrace record: out of memory\n");
 		goto out;
@@ -375,6 +384,7 @@ xrecord(Cmd *c, int argc, char **argv)
 	/* with -t ownstart passes signals on to prog, and ownwait reaps it */
 	child = o->nglob > 0 ? 0 : pid;
 	saved = capture(o, s, fd, out, pid, &rc);
+	bad = toppolicyrestore(s, &top, "devtrace record");
 	shmreader(s, getpid(), 0);
 	if (close(fd) < 0) {
 		fprintf(stderr, "devtrace record: %s: %s\n", out, strerror(errno));
@@ -401,8 +411,10 @@ xrecord(Cmd *c, int argc, char **argv)
 out:
 	if (fd >= 0)
 		close(fd);
-	if (o->nglob == 0)
+	if (o->nglob == 0) {
+		toppolicyrestore(s, &top, "devtrace record");	/* a failure after the change: none made is a no-op */
 		shmunmap(s);
+	}
 	else if (ownstop(o) != 0 && rc == 0)
 		rc = 1;
 	ownclose(o);

@@ -62,7 +62,6 @@ void	tracepublish(Dev *d, Trace *t);	/* a new generation: the trace, changed wit
 
 /* merge.c */
 void	mergestart(Merge *m, Dev *d, uint32_t log, uint32_t *wait);	/* every ring with records, up to Nmerge writers' */
-void	mergeshared(Merge *m, Dev *d, uint32_t log, uint32_t *wait);	/* the shared ring alone */
 int	mergenext(Merge *m, Rec *out);	/* the oldest record of every ring: 1, else 0 (*wait: one is being written) */
 
 /* agg.c */

@@ -11,8 +11,8 @@
 #include "dev/host.h"
 #include "dev/slot.h"
 
-/* a read of the shared ring alone (read.c: devreadring): no writer's ring to merge it with */
-void
+/* the shared ring, up to its head now; no writer's ring yet */
+static void
 mergeshared(Merge *m, Dev *d, uint32_t log, uint32_t *wait)
 {
 	m->d = d;

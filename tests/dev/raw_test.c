@@ -96,6 +96,38 @@ test_raw_fields(void **unused)
 	free(d);
 }
 
+/*
+ * Every digit in every place of every field, against printf's %016llx:
+ * each nibble of each field takes all 16 values (v: the field's value,
+ * nibble k of it set to d on a pattern that changes with k and d).
+ */
+static void
+test_fmt_every_digit(void **unused)
+{
+	char line[Reclen + 1], want[Reclen + 1];
+	unsigned long long v[7];
+	Rec rec;
+	int f, k, dgt, n;
+
+	(void)unused;
+	for (f = 0; f < 7; f++)
+		for (k = 0; k < 16; k++)
+			for (dgt = 0; dgt < 16; dgt++) {
+				for (n = 0; n < 7; n++)
+					v[n] = 0x0123456789abcdefull * (unsigned)(n + k + dgt + 1);
+				v[2] &= 0xffffffff;	/* tid is 32 bits */
+				if (f != 2 || k < 8)
+					v[f] = (v[f] & ~(15ull << 4 * k)) | (unsigned long long)dgt << 4 * k;
+				rec = (Rec){ .pc = v[0], .ticks = v[1], .tid = v[2], .exit = dgt & 1,
+					.a = { v[3], v[4], v[5], v[6] } };
+				devfmt(line, &rec);
+				line[Reclen] = 0;
+				snprintf(want, sizeof want, "%c %016llx %016llx %016llx %016llx %016llx %016llx %016llx\n",
+					"EX"[dgt & 1], v[0], v[1], v[2], v[3], v[4], v[5], v[6]);
+				assert_string_equal(line, want);
+			}
+}
+
 /* a lapped ring: the same losses, counted the same, as devread's */
 static void
 test_raw_exact_loss(void **unused)
@@ -146,6 +178,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_raw_formats_as_read),
 		cmocka_unit_test(test_raw_fields),
+		cmocka_unit_test(test_fmt_every_digit),
 		cmocka_unit_test(test_raw_exact_loss),
 		cmocka_unit_test(test_raw_abandoned_ticket),
 	};

@@ -171,8 +171,8 @@ noticks() {
 	# the ring of 16 kept the last 16: 5..20
 	assert_line --index 0 --regexp "^E 0000000000001000 [0-9a-f]{16} [0-9a-f]{16} 0000000000000005 "
 	assert_line --index 15 --regexp "^E 0000000000001000 [0-9a-f]{16} [0-9a-f]{16} 0000000000000014 "
-	# stopped while 25 are written into 16 slots: 9 lost on its watch
-	devtrace record -o "$BATS_TEST_TMPDIR/f" 2> "$BATS_TEST_TMPDIR/err" 3>&- &
+	# stopped while 25 are written into 16 slots: 9 lost on its watch (under ring, asked for: block is the default)
+	devtrace record -P ring -o "$BATS_TEST_TMPDIR/f" 2> "$BATS_TEST_TMPDIR/err" 3>&- &
 	r=$!
 	# shellcheck disable=SC2034 # read by teardown in helper.bash
 	BGPIDS="$r"
@@ -207,6 +207,45 @@ noticks() {
 	run --separate-stderr timeout 5 devtrace record -o "$BATS_TEST_TMPDIR/f"
 	assert_failure 1
 	assert_equal "$stderr" "devtrace record: device busy: another process holds its lock"
+}
+
+# little-endian bytes: le N VALUE
+le() {
+	local i
+	for ((i = 0; i < $1; i++)); do
+		# shellcheck disable=SC2059 # the escape is the format
+		printf "\\$(printf %03o $(( ($2 >> (8 * i)) & 255 )))"
+	done
+}
+
+# one record of a capture file: pc and ticks, thread 77, an entry, no arguments
+caprec() {
+	le 8 "$1"; le 8 "$2"; le 4 77; le 4 0; le 8 0; le 8 0; le 8 0; le 8 0
+}
+
+@test "cat FILE merges the sources by ticks, a tie to the shared ring, then the lower ring, run after run" {
+	F=$BATS_TEST_TMPDIR/f
+	{
+		printf devtrace; le 4 2; le 4 56; le 8 1000; le 8 0
+		le 4 0; le 4 4; caprec 0x10 1; caprec 0x11 4; caprec 0x12 6; caprec 0x13 8
+		le 4 1; le 4 5; caprec 0x20 2; caprec 0x21 4; caprec 0x22 5; caprec 0x23 7; caprec 0x24 8
+		le 4 0xffffffff; le 4 1; caprec 0x30 4
+	} > "$F"
+	run devtrace cat "$F"
+	assert_success
+	run awk '{ print substr($2, 15), substr($3, 16) }' <<< "$output"
+	assert_output - <<-'END'
+	10 1
+	20 2
+	30 4
+	11 4
+	21 4
+	22 5
+	12 6
+	23 7
+	13 8
+	24 8
+	END
 }
 
 @test "a file that is not a record, or a truncated one, is a clear error" {
@@ -378,6 +417,25 @@ trace other on"
 	assert_output '#sessions live 0 made 1 ended 1 reaped 0 refused 0'
 }
 
+# record (pid $1, writing $2/f, its output in $2/stdout and $2/err) held
+# up: no reading for 0.3 s while fl_loop's 400,000 records come, 65,536 a
+# ring; under block the program waits, and the file has every record
+heldup() {
+	kill -STOP "$1"
+	touch "$2/go"
+	sleep 0.3
+	kill -CONT "$1"
+	# its exit status, checked by bats: 0
+	wait "$1"
+	run cat "$2/stdout"
+	assert_output "7 21399900000"
+	run cat "$2/err"
+	assert_output "devtrace record: 400000 records saved, 0 lost"
+	devtrace cat "$2/f" > "$2/out"
+	run loopcalls 7 "$2/f.syms" "$2/out"
+	assert_output "400000 0"
+}
+
 @test "record -t: policy block 1000 in its session alone; a reader held up loses nothing where the top level's ring loses" {
 	needlib
 	start
@@ -394,20 +452,7 @@ trace other on"
 	assert_output 'policy block 1000'
 	run grep '^policy' "$D/tracectl"
 	assert_output 'policy ring'
-	# no reading for 0.3 s while 400,000 records come, 65,536 a ring: under block the program waits
-	kill -STOP $r
-	touch "$F/go"
-	sleep 0.3
-	kill -CONT $r
-	# its exit status, checked by bats: 0
-	wait $r
-	run cat "$F/stdout"
-	assert_output "7 21399900000"
-	run cat "$F/err"
-	assert_output "devtrace record: 400000 records saved, 0 lost"
-	devtrace cat "$F/f" > "$F/out"
-	run loopcalls 7 "$F/f.syms" "$F/out"
-	assert_output "400000 0"
+	heldup $r "$F"
 	# the same run under the top level's ring, with no reader: the newest 65,536 kept
 	run grep -E '^#(hits|read|queued|lost|dropped) ' "$D/tracectl"
 	assert_output - <<-'END'
@@ -417,6 +462,50 @@ trace other on"
 	#lost 334464
 	#dropped 0
 	END
+}
+
+@test "record without -t: policy block 1000 at the top level while it reads, the policy before put back; a reader held up loses nothing" {
+	needlib
+	start
+	ctl policy fill
+	ctl trace fl_work new t
+	ctl trace t on
+	ctl start
+	F=$BATS_TEST_TMPDIR
+	devtrace record -o "$F/f" -- "$BATS_FILE_TMPDIR/fl_loop" 7 200000 "$F/go" 0 > "$F/stdout" 2> "$F/err" 3>&- &
+	r=$!
+	# shellcheck disable=SC2034 # read by teardown in helper.bash
+	BGPIDS=$r
+	waitfor grep -qx 'policy block 1000' "$D/tracectl"
+	heldup $r "$F"
+	run grep -E '^(policy|#hits|#read|#queued|#lost|#dropped) ' "$D/tracectl"
+	assert_output - <<-'END'
+	policy fill
+	#hits 400000
+	#read 400000
+	#queued 0
+	#lost 0
+	#dropped 0
+	END
+}
+
+@test "record without -t: -P sets the top level's policy while it reads; one changed meanwhile stays" {
+	needlib
+	start
+	ctl trace fl_work new t
+	ctl trace t on
+	ctl start
+	F=$BATS_TEST_TMPDIR
+	run --separate-stderr devtrace record -P 'block 50' -o "$F/f" -- sh -c "grep '^policy' '$D/tracectl'"
+	assert_success
+	assert_output 'policy block 50'
+	assert_equal "$stderr" "devtrace record: 0 records saved, 0 lost"
+	run grep '^policy' "$D/tracectl"
+	assert_output 'policy ring'
+	run devtrace record -o "$F/f" -- sh -c "echo 'policy fill' > '$D/tracectl'"
+	assert_success
+	run grep '^policy' "$D/tracectl"
+	assert_output 'policy fill'
 }
 
 @test "record -t: -P sets the session's policy; refusals name the option" {
@@ -447,9 +536,9 @@ devtrace record: -t 'zz*': no function of the program matched"
 	run --separate-stderr devtrace record -t fl_work -o "$F/f"
 	assert_failure 2
 	assert_equal "${stderr_lines[0]}" "devtrace record: -t needs a program to watch: -- prog"
-	run --separate-stderr devtrace record -P ring -o "$F/f" -- true
-	assert_failure 2
-	assert_equal "$stderr" "devtrace record: -P needs a -t: it is the policy of a session's own"
+	run --separate-stderr devtrace record -P bogus -o "$F/f" -- true
+	assert_failure 1
+	assert_equal "$stderr" "devtrace record: -P 'bogus': unknown policy (ring, fill or block)"
 	run --separate-stderr devtrace record -p 'arg0 > 1' -o "$F/f" -- true
 	assert_failure 2
 	assert_equal "$stderr" "devtrace record: -p needs a -t to attach it to"
