@@ -119,6 +119,7 @@ static __attribute__((noinline)) int
 decide(Dev *d, Hit *h, uint32_t gen)
 {
 	Writer *w = h->w;
+	uint32_t log;
 
 	if (w == 0)
 		return devwatched(d, h->pid, h->tid);
@@ -132,6 +133,10 @@ decide(Dev *d, Hit *h, uint32_t gen)
 	 */
 	w->ringlim = rld(&d->policy) == Pring && !w->spec && !ald(&d->trigwait) && !ald(&d->trigcount) ? w->lim : 0;
 	w->watched = devwatched(d, h->pid, h->tid);
+	/* everything a plain record's fast path would check at every hit, checked once here */
+	log = rld(&d->log);
+	w->fast = w->watched && w->wr && log <= w->ringlim;
+	w->mask = (1ull << (log & 63)) - 1;
 	w->gen = gen;
 	return w->watched;
 }

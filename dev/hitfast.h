@@ -51,4 +51,31 @@ devputfast(Dev *d, const Writer *w, uint32_t tid, uint32_t exit, uint64_t pc, ui
 	return 1;
 }
 
+/*
+ * For a host that decides per site when it follows the control state
+ * (rt/apply.c): a site it found on for a plain trace at gen (1 + the
+ * control generation it read first) is still so if the generation has
+ * not moved since (every control change moves it after changing the
+ * state), and the thread's Writer decided at gen that such a record
+ * goes straight to its own ring (hit.c: decide).  Then hitplain and
+ * devputfast would both say yes: one load of the Dev, none of the
+ * trace, no compare of the policy or the log at the hit.
+ */
+static inline __attribute__((always_inline)) int
+writerfast(Dev *d, const Writer *w, uint32_t gen)
+{
+	return w->gen == gen && w->fast && w->d == d && ald(&d->ctlgen) + 1 == gen;
+}
+
+/* devputfast once writerfast said yes: the record (its arguments at a, an exit's retval alone), then the head */
+static inline __attribute__((always_inline)) void
+wringputfast(const Writer *w, uint32_t tid, uint32_t exit, uint64_t pc, uint64_t ticks, const uint64_t *a)
+{
+	Wring *r = w->wr;
+	uint64_t t = rld(&r->head);
+
+	slotputargs(&w->ws[t & w->mask], t, tid, exit, pc, ticks, a);
+	ast(&r->head, t + 1);
+}
+
 #endif
