@@ -67,15 +67,29 @@ writerfast(Dev *d, const Writer *w, uint32_t gen)
 	return w->gen == gen && w->fast && w->d == d && ald(&d->ctlgen) + 1 == gen;
 }
 
-/* devputfast once writerfast said yes: the record (its arguments at a, an exit's retval alone), then the head */
-static inline __attribute__((always_inline)) void
-wringputfast(const Writer *w, uint32_t tid, uint32_t exit, uint64_t pc, uint64_t ticks, const uint64_t *a)
+/*
+ * devputfast once writerfast said yes: the record (its arguments at a,
+ * an exit's retval alone), then the head; 1.  Under fill and block the
+ * tail is loaded (the reader's line) only when the room it last gave is
+ * used up: still full, 0, nothing written, and devrecord does what the
+ * policy says.
+ */
+static inline __attribute__((always_inline)) int
+wringputfast(Writer *w, uint32_t tid, uint32_t exit, uint64_t pc, uint64_t ticks, const uint64_t *a)
 {
 	Wring *r = w->wr;
-	uint64_t t = rld(&r->head);
+	uint64_t t = rld(&r->head), tail;
 
+	if (__builtin_expect(t >= w->room, 0)) {
+		/* wringrecord's test of room, a tail past head (damage) left to it */
+		tail = ald(&r->tail);
+		if (tail > t || t - tail > w->mask)
+			return 0;
+		w->room = tail + w->mask + 1;
+	}
 	slotputargs(&w->ws[t & w->mask], t, tid, exit, pc, ticks, a);
 	ast(&r->head, t + 1);
+	return 1;
 }
 
 #endif

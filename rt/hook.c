@@ -214,7 +214,8 @@ devtrace_hookfast(uint32_t idx, uintptr_t *slot, uint64_t *regs)
 	}
 	f = shadowpushfresh(t, slot, real, idx);
 	f->ticks = ticks;
-	wringputfast(&t->w, t->tid, 0, pc, ticks, regs + Rarg0);
+	if (unlikely(!wringputfast(&t->w, t->tid, 0, pc, ticks, regs + Rarg0)))
+		recslow(t, v->d, &t->w, pc, ticks, f->depth, 0, regs + Rarg0, 0);	/* fill or block, full */
 	leave(t);
 	return 0;
 }
@@ -390,7 +391,8 @@ devtrace_unhook(uintptr_t *slot, uint64_t *regs)
 		leave(t);
 		return unhookrest(t, slot, regs, ticks);
 	}
-	wringputfast(&t->w, t->tid, Kexit, pc, ticks, regs + Rret);
+	if (unlikely(!wringputfast(&t->w, t->tid, Kexit, pc, ticks, regs + Rret)))
+		recslow(t, v->d, &t->w, pc, ticks, f->depth, 1, regs + Rret, ticks - f->ticks);
 	pc = f->real;	/* before the pop: a signal's hook may push over the frame then */
 	fence();
 	t->n = n - 1;	/* shadowpop(t, f) */
