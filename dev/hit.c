@@ -141,7 +141,7 @@ decide(Dev *d, Hit *h, uint32_t gen)
 	log = rld(&d->log);
 	p = rld(&d->policy);
 	w->fast = w->watched && w->wr && (p == Pring || p == Pfill || p == Pblock) && !w->spec &&
-		!ald(&d->trigwait) && !ald(&d->trigcount) && log <= w->lim;
+		!ald(&d->trigwait) && !ald(&d->trigcount) && log <= w->lim ? gen : 0;
 	w->mask = (1ull << (log & 63)) - 1;
 	w->room = p == Pring ? ~0ull : 0;
 	w->gen = gen;

@@ -64,7 +64,7 @@ devputfast(Dev *d, const Writer *w, uint32_t tid, uint32_t exit, uint64_t pc, ui
 static inline __attribute__((always_inline)) int
 writerfast(Dev *d, const Writer *w, uint32_t gen)
 {
-	return w->gen == gen && w->fast && w->d == d && ald(&d->ctlgen) + 1 == gen;
+	return w->fast == gen && w->d == d && ald(&d->ctlgen) == gen - 1;
 }
 
 /*

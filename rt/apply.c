@@ -162,7 +162,7 @@ apply(void)
 			if (v->sess[j])
 				sessapply(v, v->sess[j], sd[j], 1u << j);
 	}
-	fastsites(v, d);
+	fastsites(v, v->gen ? d : NULL);	/* gen 0 (the generation wrapped) is a Writer's "not fast": none then */
 	ast(&rt.view, v);
 	if (n > 0 && ((idx = malloc(n * sizeof *idx)) == NULL || (val = malloc(n)) == NULL)) {
 		free(idx);
