@@ -67,9 +67,11 @@ done
 B=$DEVTRACE_DIR.block
 "$H/devshm" "$B" create 20
 trap '"$H/devshm" "$DEVTRACE_DIR" destroy; "$H/devshm" "$B" destroy' EXIT
-for c in "size 20" "policy block" "trace work new w" "trace w on" start; do
-	"$H/devshm" "$B" ctl $c
-done
+"$H/devshm" "$B" ctl size 20
+"$H/devshm" "$B" ctl policy block
+"$H/devshm" "$B" ctl trace work new w
+"$H/devshm" "$B" ctl trace w on
+"$H/devshm" "$B" ctl start
 empty() { "$H/devshm" "$B" ctl size 20; }
 fresh=empty
 row "one site on, policy block" 200000 env DEVTRACE_DIR="$B" LD_PRELOAD="$L" "$H/fx_bench"
