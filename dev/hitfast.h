@@ -6,8 +6,11 @@
  * generation and true (hitplain), its own ring under the ring policy
  * (devputfast).  Anything else the caller hands to the out-of-line
  * function, which decides as before: the result is the same whichever
- * path runs.  Needs dat.h (the Dev's layout) and slot.h: for hosts that
- * are built with the device.
+ * path runs.  writerfast and wringputfast are the same for a host that
+ * decides per site when the control state changes (rt/apply.c): one
+ * compare of the control generation stands for all of hitplain's and
+ * devputfast's.  Needs dat.h (the Dev's layout) and slot.h: for hosts
+ * that are built with the device.
  */
 #ifndef DEVTRACE_HITFAST_H
 #define DEVTRACE_HITFAST_H
