@@ -391,8 +391,10 @@ devtrace_unhook(uintptr_t *slot, uint64_t *regs)
 		leave(t);
 		return unhookrest(t, slot, regs, ticks);
 	}
-	if (unlikely(!wringputfast(&t->w, t->tid, Kexit, pc, ticks, regs + Rret)))
-		recslow(t, v->d, &t->w, pc, ticks, f->depth, 1, regs + Rret, ticks - f->ticks);
+	if (unlikely(!wringputfast(&t->w, t->tid, Kexit, pc, ticks, regs + Rret))) {
+		leave(t);	/* nothing done: fill's or block's ring is full, devrecord decides */
+		return unhookrest(t, slot, regs, ticks);
+	}
 	pc = f->real;	/* before the pop: a signal's hook may push over the frame then */
 	fence();
 	t->n = n - 1;	/* shadowpop(t, f) */
