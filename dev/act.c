@@ -28,6 +28,7 @@ redecide(Dev *d, Hit *h)
 {
 	if (h->w && h->w->d == d) {
 		h->w->gen = 0;
+		h->w->fast = 0;
 		h->w->ringlim = 0;	/* this hit's own record goes by record.c's slow path */
 	}
 }

@@ -79,6 +79,9 @@ struct Writer {
 	struct Wring *wr;	/* its ring's header and slots, placed by the host's sizes */
 	struct Slot *ws;
 	uint32_t spec;		/* 1 + the index of its speculation (dev/spec.c); 0: none */
+	uint32_t fast;		/* gen if then: watched, its own ring, no speculation or trigger, the log in bound (hitfast.h: writerfast); else 0 */
+	uint64_t mask;		/* then: its ring's slots - 1 */
+	uint64_t room;		/* and the head below which its ring has room, as its tail last said (ring: all) */
 };
 
 /*

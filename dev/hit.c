@@ -119,6 +119,7 @@ static __attribute__((noinline)) int
 decide(Dev *d, Hit *h, uint32_t gen)
 {
 	Writer *w = h->w;
+	uint32_t log, p;
 
 	if (w == 0)
 		return devwatched(d, h->pid, h->tid);
@@ -132,6 +133,17 @@ decide(Dev *d, Hit *h, uint32_t gen)
 	 */
 	w->ringlim = rld(&d->policy) == Pring && !w->spec && !ald(&d->trigwait) && !ald(&d->trigcount) ? w->lim : 0;
 	w->watched = devwatched(d, h->pid, h->tid);
+	/*
+	 * everything a plain record's fast path would check at every hit,
+	 * checked once here; fill and block look at the tail only when the
+	 * room it last gave is used up (hitfast.h: wringputfast)
+	 */
+	log = rld(&d->log);
+	p = rld(&d->policy);
+	w->fast = w->watched && w->wr && (p == Pring || p == Pfill || p == Pblock) && !w->spec &&
+		!ald(&d->trigwait) && !ald(&d->trigcount) && log <= w->lim ? gen : 0;
+	w->mask = (1ull << (log & 63)) - 1;
+	w->room = p == Pring ? ~0ull : 0;
 	w->gen = gen;
 	return w->watched;
 }

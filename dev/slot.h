@@ -60,6 +60,20 @@ slotput(Slot *s, uint64_t t, uint32_t tid, uint32_t exit, uint64_t pc, uint64_t 
 	ast(&s->seq, 2*t + 2);
 }
 
+/*
+ * slotput with the arguments read from memory after the fence (an
+ * exit's a[0] alone, its retval): the hook's fast path keeps four
+ * values fewer live, 4 instructions a call fewer (tests/hooks/bench.sh).
+ */
+static inline __attribute__((always_inline)) void
+slotputargs(Slot *s, uint64_t t, uint32_t tid, uint32_t exit, uint64_t pc, uint64_t ticks, const uint64_t *a)
+{
+	rst(&s->seq, 2*t + 1);
+	__atomic_thread_fence(__ATOMIC_RELEASE);
+	slotfields(s, tid, exit, pc, ticks, a[0], exit == Kexit ? 0 : a[1], exit == Kexit ? 0 : a[2], exit == Kexit ? 0 : a[3]);
+	ast(&s->seq, 2*t + 2);
+}
+
 /* slotput of a Hit (devrecord's) */
 static inline __attribute__((always_inline)) void
 slotputhit(Slot *s, const Hit *h, uint64_t t)

@@ -43,17 +43,19 @@ static View *
 viewnew(uint32_t n, Dev **sd)
 {
 	size_t head = (sizeof(View) + 2 * (size_t)n + 7) & ~(size_t)7, part = (sizeof(Vsess) + n + 7) & ~(size_t)7;
+	size_t pcs = n * sizeof(uint64_t);
 	char *next;
 	View *v;
 	uint32_t j, ns = 0;
 
 	for (j = 0; j < Nsess; j++)
 		ns += sd[j] != NULL;
-	if ((v = calloc(1, head + ns * part)) == NULL)
+	if ((v = calloc(1, head + pcs + ns * part)) == NULL)
 		return NULL;
 	v->nsite = n;
 	memset(v->slot, -1, n);
-	next = (char *)v + head;
+	v->pc = (uint64_t *)((char *)v + head);
+	next = (char *)v + head + pcs;
 	for (j = 0; j < Nsess; j++)
 		if (sd[j] != NULL) {
 			v->sess[j] = (Vsess *)next;
@@ -99,6 +101,25 @@ sessapply(View *v, Vsess *p, Dev *d, uint32_t b)
 }
 
 /*
+ * Every site's pc, for the hooks; Pcslow set but where the hit is
+ * decided now, not at every hit (hook.c's fast path): the top level's
+ * alone, a plain trace (no predicate, aggregation or action, records
+ * on), on.
+ */
+static void
+fastsites(View *v, Dev *d)
+{
+	uint32_t i;
+	int k, fast;
+
+	for (i = 0; i < v->nsite; i++) {
+		k = v->slot[i];
+		fast = d && k >= 0 && v->has[k] && v->sel[k].plain && sitemask(v)[i] == 0 && devsiteon(d, &v->sel[k]);
+		v->pc[i] = siteat(i)->pc | (fast ? 0 : Pcslow);
+	}
+}
+
+/*
  * A new View from the device's state, then the sites' bytes.  The
  * lock is held.  Trace selection is redone only when a trace came or
  * went; otherwise only on/off changes.  A site is on if the top level
@@ -125,6 +146,7 @@ apply(void)
 	if ((v->epoch & 0x1ff) == 0)
 		memset(rt.classic, 0, sizeof rt.classic);
 	if (d) {
+		v->gen = ald(devctlgen(d)) + 1;	/* first: a change while the View is made moves it */
 		same = old && old->d == d;
 		for (k = 0; k < Ntrace; k++) {
 			v->has[k] = devtsel(d, k, &v->sel[k]);
@@ -140,6 +162,7 @@ apply(void)
 			if (v->sess[j])
 				sessapply(v, v->sess[j], sd[j], 1u << j);
 	}
+	fastsites(v, v->gen ? d : NULL);	/* gen 0 (the generation wrapped) is a Writer's "not fast": none then */
 	ast(&rt.view, v);
 	if (n > 0 && ((idx = malloc(n * sizeof *idx)) == NULL || (val = malloc(n)) == NULL)) {
 		free(idx);

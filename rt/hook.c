@@ -153,16 +153,14 @@ hookmany(Thr *t, View *v, uint32_t idx, uintptr_t *slot, uint64_t *regs, uint64_
  * from registers to the writer's own ring; anything else is hookslow's.
  */
 static inline __attribute__((always_inline)) void
-hookbody(Thr *t, uint32_t idx, uintptr_t *slot, uint64_t *regs, uint64_t ticks)
+hookbody(Thr *t, View *v, uint32_t idx, uintptr_t *slot, uint64_t *regs, uint64_t ticks)
 {
-	View *v;
 	Dev *d;
 	const Tsel *sel;
 	Frame *f;
 	uint64_t pc;
 	int k;
 
-	v = ald(&rt.view);
 	if (unlikely(v == NULL || idx >= v->nsite))
 		return;
 	if (unlikely(sitemask(v)[idx] != 0)) {
@@ -172,7 +170,7 @@ hookbody(Thr *t, uint32_t idx, uintptr_t *slot, uint64_t *regs, uint64_t ticks)
 	if (unlikely((d = v->d) == NULL || (k = v->slot[idx]) < 0 || !v->has[k]))
 		return;
 	sel = &v->sel[k];
-	pc = siteat(idx)->pc;
+	pc = v->pc[idx] & ~Pcslow;
 	if (unlikely(!hitplain(d, sel, &t->w))) {
 		hookslow(t, d, sel, idx, pc, slot, regs, ticks);
 		return;
@@ -187,21 +185,37 @@ hookbody(Thr *t, uint32_t idx, uintptr_t *slot, uint64_t *regs, uint64_t ticks)
 /*
  * The usual hit: a thread with a Thr and a shadow stack, outside the
  * runtime.  Anything else (the thread's first hook, an exiting thread, a
- * hook inside the runtime) returns 1 having done nothing, and the
+ * hook inside the runtime) returns 1 + idx having done nothing, and the
  * trampoline calls devtrace_hook: on ISAs whose hookflags keep this path
- * off some registers, the trampoline saves those only then.
+ * off some registers, the trampoline saves those only then.  A site the
+ * View decided is a plain record (apply.c: fastsites), while nothing
+ * changed since (writerfast), is followed and recorded here; any other
+ * hit is hookbody's.
  */
 int
 devtrace_hookfast(uint32_t idx, uintptr_t *slot, uint64_t *regs)
 {
 	uint64_t ticks = cycles();	/* hostticks, inline: the runtime is user space on Linux */
-	uintptr_t sp = (uintptr_t)__builtin_frame_address(0);
 	Thr *t = me;
+	View *v;
+	uintptr_t real;
+	Frame *f;
+	uint64_t pc;
 
 	if (unlikely((uintptr_t)t <= (uintptr_t)GONE || (t->seq & 1) || t->stk == NULL))
-		return 1;
-	enterset(t, sp);
-	hookbody(t, idx, slot, regs, ticks);
+		return idx + 1;	/* the site back: the trampoline keeps no copy */
+	enterset(t, (uintptr_t)__builtin_frame_address(0));
+	v = ald(&rt.view);
+	if (unlikely(v == NULL || idx >= v->nsite || (pc = v->pc[idx]) & Pcslow || !writerfast(v->d, &t->w, v->gen) ||
+	    (real = *slot) == (uintptr_t)devtrace_return || t->n >= t->max)) {
+		hookbody(t, v, idx, slot, regs, ticks);
+		leave(t);
+		return 0;
+	}
+	f = shadowpushfresh(t, slot, real, idx);
+	f->ticks = ticks;
+	if (unlikely(!wringputfast(&t->w, t->tid, 0, pc, ticks, regs + Rarg0)))
+		recslow(t, v->d, &t->w, pc, ticks, f->depth, 0, regs + Rarg0, 0);	/* fill or block, full */
 	leave(t);
 	return 0;
 }
@@ -217,7 +231,7 @@ devtrace_hook(uint32_t idx, uintptr_t *slot, uint64_t *regs)
 		return;
 	if (t->stk == NULL)
 		shadowmap(t);	/* here, where the C library may run: devtrace_hookfast needs it */
-	hookbody(t, idx, slot, regs, ticks);
+	hookbody(t, ald(&rt.view), idx, slot, regs, ticks);
 	leave(t);
 }
 
@@ -274,9 +288,9 @@ lost(void)
 
 /* the X record of frame f, returning ret, in one session's Dev: the usual hit inline, as hookbody's */
 static inline __attribute__((always_inline)) void
-exitrec(Thr *t, Dev *d, const Tsel *sel, Writer *w, Frame *f, uint64_t ret, uint64_t ticks)
+exitrec(Thr *t, View *v, Dev *d, const Tsel *sel, Writer *w, Frame *f, uint64_t ret, uint64_t ticks)
 {
-	uint64_t pc = siteat(f->site)->pc;
+	uint64_t pc = v->pc[f->site] & ~Pcslow;
 	Hit h;
 
 	if (likely(hitplain(d, sel, w))) {
@@ -303,7 +317,7 @@ exitmany(Thr *t, View *v, Frame *f, uint64_t ret, uint64_t ticks)
 	for (m = f->sess; m != 0; m &= m - 1) {
 		n = __builtin_ctz(m);
 		if (n <= Nsess && part(t, v, n, f->site, &d, &sel, &w))
-			exitrec(t, d, sel, w, f, ret, ticks);
+			exitrec(t, v, d, sel, w, f, ret, ticks);
 	}
 }
 
@@ -321,21 +335,18 @@ exitone(Thr *t, View *v, Frame *f, uint64_t ret, uint64_t ticks)
 	}
 	if (v->d == NULL || (k = v->slot[f->site]) < 0 || !v->has[k])
 		return;
-	exitrec(t, v->d, &v->sel[k], &t->w, f, ret, ticks);
+	exitrec(t, v, v->d, &v->sel[k], &t->w, f, ret, ticks);
 }
 
-uintptr_t
-devtrace_unhook(uintptr_t *slot, uint64_t *regs)
+/* devtrace_unhook's every case: a tail-call chain, sessions, a trace not plain, a hook inside the runtime */
+static __attribute__((noinline)) uintptr_t
+unhookrest(Thr *t, uintptr_t *slot, uint64_t *regs, uint64_t ticks)
 {
-	uint64_t ticks = cycles();
-	Thr *t = me;
 	uintptr_t real;
 	View *v;
 	Frame *top, *lo, *f;
 	int rec;
 
-	if (unlikely((uintptr_t)t <= (uintptr_t)GONE))
-		lost();
 	rec = enter(t);
 	if (unlikely((top = shadowtop(t, slot)) == NULL))
 		lost();	/* no frame: no stack either */
@@ -349,4 +360,44 @@ devtrace_unhook(uintptr_t *slot, uint64_t *regs)
 	if (rec)
 		leave(t);
 	return real;
+}
+
+/*
+ * A redirected return: the X record of its frame and the true return
+ * address.  The usual one (outside the runtime, the top frame alone in
+ * its slot, followed by the top level alone, a site the View decided is
+ * a plain record while nothing changed: writerfast) inline; the rest is
+ * unhookrest's.
+ */
+uintptr_t
+devtrace_unhook(uintptr_t *slot, uint64_t *regs)
+{
+	uint64_t ticks = cycles();
+	Thr *t = me;
+	uint32_t n;
+	uint64_t pc;
+	View *v;
+	Frame *f;
+
+	if (unlikely((uintptr_t)t <= (uintptr_t)GONE))
+		lost();
+	n = t->n;
+	f = &t->stk[n - 1];
+	if (unlikely((t->seq & 1) || n == 0 || f->slot != slot || (n > 1 && f[-1].slot == slot) || f->sess != 1))
+		return unhookrest(t, slot, regs, ticks);
+	enterset(t, (uintptr_t)__builtin_frame_address(0));
+	v = ald(&rt.view);
+	if (unlikely(v == NULL || f->site >= v->nsite || (pc = v->pc[f->site]) & Pcslow || !writerfast(v->d, &t->w, v->gen))) {
+		leave(t);
+		return unhookrest(t, slot, regs, ticks);
+	}
+	if (unlikely(!wringputfast(&t->w, t->tid, Kexit, pc, ticks, regs + Rret))) {
+		leave(t);	/* nothing done: fill's or block's ring is full, devrecord decides */
+		return unhookrest(t, slot, regs, ticks);
+	}
+	pc = f->real;	/* before the pop: a signal's hook may push over the frame then */
+	fence();
+	t->n = n - 1;	/* shadowpop(t, f) */
+	leave(t);
+	return pc;
 }

@@ -30,6 +30,7 @@ enum {
 	Pollms = 500,		/* looking for a device, or noticing one gone */
 	Clog = 13,		/* classic mode's slot cache, log2 entries */
 };
+#define Pcslow	(1ull << 63)	/* View.pc: the hit is not the fast path's; no user-space pc has the bit */
 
 typedef struct Site Site;
 typedef struct Probe Probe;
@@ -95,6 +96,8 @@ struct View {
 	uint32_t nsite;
 	uint8_t has[Ntrace];
 	Tsel sel[Ntrace];
+	uint32_t gen;		/* 1 + the control generation read before anything else */
+	uint64_t *pc;		/* per site: its pc, Pcslow set unless its hit is a plain record of the top level alone at gen (hitfast.h: writerfast) */
 	Vsess *sess[Nsess];	/* session n's part at n-1; nil where it does not live */
 	View *old;		/* retired, waiting for a grace period */
 	int8_t slot[];		/* per site: the trace that selects it, or -1; then the sites' session masks (sitemask) */

@@ -66,6 +66,27 @@ shadowforget(Thr *t, uintptr_t *slot)
 	t->n = j;
 }
 
+/* a frame of the top level alone for a fresh call (real is not devtrace_return), room checked: shadowpush's usual case */
+static inline __attribute__((always_inline)) Frame *
+shadowpushfresh(Thr *t, uintptr_t *slot, uintptr_t real, uint32_t site)
+{
+	Frame *f;
+
+	if (t->n > 0)
+		shadowforget(t, slot);
+	f = &t->stk[t->n];
+	f->slot = slot;
+	f->real = real;
+	f->site = site;
+	f->sess = 1;
+	f->depth = t->n;
+	fence();
+	t->n++;
+	fence();
+	*slot = (uintptr_t)devtrace_return;
+	return f;
+}
+
 /*
  * Follow a call of site whose return is at slot: a frame with the true
  * return address and the sessions that follow it (Frame.sess), then

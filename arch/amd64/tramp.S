@@ -9,7 +9,7 @@
  * stack whatever it was given, and calls
  *	devtrace_hookfast(site, &return slot, saved registers)
  * which is built to use no vector register (hookflags) and handles the
- * usual hit; if it returns non-zero (a thread's first hook, an exiting
+ * usual hit; if it returns 1 + the site (a thread's first hook, an exiting
  * thread, a hook inside the runtime) it saves xmm0-7 too and calls
  *	devtrace_hook(site, &return slot, saved registers)
  * Either may replace the return slot with devtrace_return.  Everything
@@ -79,7 +79,6 @@ devtrace_entry:
 	.cfi_startproc
 	frame 208
 	argsave
-	movl	%r11d, 192(%rsp)	/* the site, for devtrace_hook */
 	movl	%r11d, %edi
 	leaq	16(%rbp), %rsi		/* old rbp, back into the function, then the return slot */
 	movq	%rsp, %rdx
@@ -96,7 +95,7 @@ devtrace_entry:
 	ret
 	.cfi_restore_state
 2:	vecsave 8			/* the rare case: the vector arguments too */
-	movl	192(%rsp), %edi
+	leal	-1(%rax), %edi		/* devtrace_hookfast gave back 1 + the site */
 	leaq	16(%rbp), %rsi
 	movq	%rsp, %rdx
 	call	devtrace_hook

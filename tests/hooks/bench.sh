@@ -17,11 +17,14 @@ export DEVTRACE_DIR="${TMPDIR:-/tmp}/devtrace-bench.$$"
 "$H/devshm" "$DEVTRACE_DIR" create 16
 trap '"$H/devshm" "$DEVTRACE_DIR" destroy' EXIT
 
+fresh=:	# run before every run of a row
 ns() {	# median ns/call of 5 runs
-	for _ in 1 2 3 4 5; do "$@" 2>&1 >/dev/null | awk '{ print $1 }'; done | sort -n | sed -n 3p
+	for _ in 1 2 3 4 5; do $fresh; "$@" 2>&1 >/dev/null | awk '{ print $1 }'; done | sort -n | sed -n 3p
 }
 ir() {	# instructions per call: the difference of two run lengths
+	$fresh
 	a=$(valgrind --tool=callgrind --trace-children=yes --smc-check=all --callgrind-out-file=/dev/null "$@" 100000 2>&1 | awk '/refs/ { gsub(",", "", $NF); print $NF }' | tail -1)
+	$fresh
 	b=$(valgrind --tool=callgrind --trace-children=yes --smc-check=all --callgrind-out-file=/dev/null "$@" 200000 2>&1 | awk '/refs/ { gsub(",", "", $NF); print $NF }' | tail -1)
 	echo "$a $b" | awk '{ printf "%.1f\n", ($2 - $1) / 100000 }'
 }
@@ -57,3 +60,18 @@ for k in 1 2; do
 	"$H/devshm" "$DEVTRACE_DIR" sessctl "$s" start
 	row "one site on, and in $k session(s)" $((n / 10)) env LD_PRELOAD="$L" "$H/fx_bench"
 done
+# policy block (devtrace(4) "policy"), as make bench's lossless full trace
+# runs it, on a device of its own whose rings hold every record of a run
+# (no reader here: a ring that filled would measure the wait); each run
+# starts on empty rings (size empties them).
+B=$DEVTRACE_DIR.block
+"$H/devshm" "$B" create 20
+trap '"$H/devshm" "$DEVTRACE_DIR" destroy; "$H/devshm" "$B" destroy' EXIT
+"$H/devshm" "$B" ctl size 20
+"$H/devshm" "$B" ctl policy block
+"$H/devshm" "$B" ctl trace work new w
+"$H/devshm" "$B" ctl trace w on
+"$H/devshm" "$B" ctl start
+empty() { "$H/devshm" "$B" ctl size 20; }
+fresh=empty
+row "one site on, policy block" 200000 env DEVTRACE_DIR="$B" LD_PRELOAD="$L" "$H/fx_bench"
