@@ -3,8 +3,7 @@
  * matches, for predicates by name (dev/pred.h, predargnames): from the
  * signatures (dwarf.c) of the objects the device's symbol file names,
  * and of those given before (the program devtrace run is about to run).
- * A name is usable when every matched function with a signature has it
- * in the same record word.
+ * The rule that names them is dev/predargs.c's, the kernel's too.
  */
 #include <fnmatch.h>
 #include <limits.h>
@@ -17,26 +16,6 @@
 
 enum {
 	Nobj = 8,	/* objects given besides the symbol file's */
-	Nname = 64,	/* distinct argument names of one pattern's functions */
-	Namemax = 64,
-	Outmax = Nname * (Namemax + 4),
-};
-
-typedef struct Argname Argname;
-struct Argname {
-	char name[Namemax];
-	char val[32];	/* as predcompileargs takes it, from the first function seen: N[sB|uB], or ? */
-	int nfn;	/* functions that have it so */
-	int bad;	/* one has it otherwise */
-};
-
-/* a class's width, for the predicate compiler: as the scripts read it, from its low bytes */
-static const struct {
-	const char *prefix;
-	const char *sign;
-	int bits;	/* 0: the digits after the prefix */
-} widths[] = {
-	{ "s", "s", 0 }, { "u", "u", 0 }, { "enum", "u", 0 }, { "char", "u", 8 }, { "bool", "u", 8 }, { "ptr", "", 64 }, { "other", "", 64 },
 };
 
 static char syms[PATH_MAX];
@@ -62,70 +41,15 @@ argnamesobj(const char *path)
 		objs[nobj++] = strdup(path);
 }
 
-/* "N[sB|uB]" for class c in record word w, or "?" if no word holds it as a number */
-static void
-argval(const char *c, int w, char *val, size_t n)
-{
-	size_t i, k;
-	int bits;
-
-	snprintf(val, n, "?");
-	if (w < 1 || w > 4)
-		return;
-	for (i = 0; i < sizeof widths / sizeof widths[0]; i++) {
-		k = strlen(widths[i].prefix);
-		if (strncmp(c, widths[i].prefix, k) != 0 || (widths[i].bits == 0 && (c[k] < '1' || c[k] > '9')))
-			continue;
-		bits = widths[i].bits ? widths[i].bits : atoi(c + k);
-		if (bits >= 64)
-			snprintf(val, n, "%d", w - 1);
-		else
-			snprintf(val, n, "%d%s%d", w - 1, widths[i].sign, bits);
-		return;
-	}
-}
-
-/* one signature line of a matched function into the table */
-static void
-addline(char *line, Argname *a, int *na)
-{
-	char *f, *save, *p, *q, val[32];
-	int i;
-
-	strtok_r(line, " \n", &save);	/* the name */
-	strtok_r(NULL, " \n", &save);	/* the return class */
-	while ((f = strtok_r(NULL, " \n", &save)) != NULL) {
-		if ((p = strchr(f, ':')) == NULL || (q = strrchr(f, ':')) == p || p - f >= Namemax)
-			continue;
-		*p = *q = 0;
-		argval(p + 1, atoi(q + 1), val, sizeof val);
-		for (i = 0; i < *na && strcmp(a[i].name, f) != 0; i++)
-			;
-		if (i == *na) {
-			if (*na == Nname)
-				continue;
-			snprintf(a[i].name, Namemax, "%s", f);
-			snprintf(a[i].val, sizeof a[i].val, "%s", val);
-			a[i].nfn = 0;
-			a[i].bad = 0;
-			(*na)++;
-		}
-		if (strcmp(a[i].val, val) == 0)
-			a[i].nfn++;
-		else
-			a[i].bad = 1;
-	}
-}
-
 /* "name=N[sB|uB] ..." (N: arg N, ? no word holds it as a number in all), or nil if no matched function has a signature */
 static const char *
 argnames(const char *glob)
 {
-	static char out[Outmax];
-	static Argname a[Nname];
+	static char out[Npredarg * (Predargname + Predargval + 2)];
+	static Predargs a;
 	char *buf = NULL, *line, *next, *sp, *done, key[4096];
 	size_t len = 0, n = 0;
-	int i, na = 0, nfn = 0;
+	int i;
 	FILE *f;
 
 	if ((f = open_memstream(&buf, &len)) == NULL)
@@ -136,6 +60,7 @@ argnames(const char *glob)
 		objsigs(objs[i], f, "devtrace");
 	if (fclose(f) != 0 || buf == NULL)
 		return NULL;
+	predargsinit(&a);
 	/* a function seen twice (two processes of one program) counts once: done holds "\nline\n..." */
 	done = calloc(1, len + 2);
 	if (done)
@@ -159,19 +84,10 @@ argnames(const char *glob)
 			continue;
 		memcpy(done + n, line, next - line);
 		n += next - line;
-		nfn++;
-		addline(key + 1, a, &na);
+		key[next - line] = 0;
+		predargsadd(&a, key + 1);
 	}
 	free(done);
 	free(buf);
-	if (nfn == 0)
-		return NULL;
-	out[0] = 0;
-	for (i = 0, n = 0; i < na && n < sizeof out; i++) {
-		if (!a[i].bad && a[i].nfn == nfn)
-			n += snprintf(out + n, sizeof out - n, "%s%s=%s", n ? " " : "", a[i].name, a[i].val);
-		else
-			n += snprintf(out + n, sizeof out - n, "%s%s=?", n ? " " : "", a[i].name);
-	}
-	return out;
+	return predargstext(&a, out, sizeof out);
 }

@@ -6,6 +6,7 @@
  * devtrace.h's.
  *
  *	ctlfile.c	control writes cut into lines	(devctl, devctlwrite, devctlclose)
+ *	predargs.c	argument names from signature lines, for a host's predargnames (pred.h)
  *	state.c		the state text	(devstate)
  *	command.c	one control line: the command table
  *	sess.c		sessions: clone, open, close, remove, reap

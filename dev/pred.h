@@ -65,6 +65,26 @@ int	predcompileargs(const char *src, const char *args, Prog *p, char *err, size_
  * information; a kernel: its BTF).  Asked when a predicate is attached.
  */
 extern const char	*(*predargnames)(const char *glob);	/* 0, or an error (error.h), its text, source and caret in err */
+/* predargs.c: a host's predargnames made from signature lines, one rule for every host */
+enum {
+	Npredarg = 64,	/* distinct argument names of one pattern's functions */
+	Predargname = 64,
+	Predargval = 16,
+};
+typedef struct Predargs Predargs;
+struct Predargs {
+	struct {
+		char name[Predargname];
+		char val[Predargval];	/* from the first function that has it: N[sB|uB], or ? */
+		int nfn;	/* functions that have it so */
+		int bad;	/* one has it otherwise */
+	} a[Npredarg];
+	int n;
+	int nfn;	/* functions added */
+};
+void	predargsinit(Predargs *a);
+void	predargsadd(Predargs *a, char *line);	/* a matched function's signature line, NUL-terminated (cut in place) */
+const char	*predargstext(Predargs *a, char *out, size_t n);	/* "name=N[sB|uB] ..." (?: no one word in all) in out, or nil if none was added */
 int	predcompilestack(const char *src, Prog *p, char *err, size_t nerr);	/* the same, always stack code (tests) */
 int	predterms(Prog *p);	/* a valid stack program as a term table, if it has the shape: 1 if rewritten */
 int	predvalid(const Prog *p);		/* 1 if safe to run */
