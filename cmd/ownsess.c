@@ -286,7 +286,7 @@ ownstart(Ownsess *o, char **argv)
 
 	if ((pid = startprog(argv, o->who, &gate)) < 0)
 		return -1;
-	snprintf(line, sizeof line, "watch %d", (int)pid);
+	snprintf(line, sizeof line, "watch %d tree", (int)pid);	/* and the processes it starts */
 	if (ownctl(o, line, 0) != 0 || ownctl(o, "start", 0) != 0) {
 		kill(pid, SIGKILL);
 		close(gate);

@@ -412,16 +412,21 @@ ctltestin(Ctl *c)
 	return Errnone;
 }
 
+/* watch PID [tree]: tree, the processes descended from PID too (host.h: hostdescends) */
 static int
 ctlwatch(Ctl *c)
 {
 	Dev *d = c->d;
 	uint64_t pid;
-	uint32_t i, n = d->nwatch;
+	uint32_t i, n = d->nwatch, tree = 0;
 
-	if (!parsedec(c->f[1], &pid) || pid > 0xffffffffu)
+	if (!parsedec(c->f[1], &pid) || pid >= Watchtree)
 		return Errpid;
+	if (c->nf == 3 && !(tree = streq(c->f[2], "tree")))
+		return Errarg;
 	if (pid == 0) {
+		if (tree)
+			return Errpid;
 		ast(&d->nwatch, 0);
 		return Errnone;
 	}
@@ -431,11 +436,13 @@ ctlwatch(Ctl *c)
 		return Errcorrupt;
 	}
 	for (i = 0; i < n; i++)
-		if (d->watch[i] == pid)
+		if ((d->watch[i] & ~Watchtree) == pid) {
+			ast(&d->watch[i], d->watch[i] | (tree ? Watchtree : 0));	/* tree widens a watch; a plain watch leaves it */
 			return Errnone;
+		}
 	if (n == Nwatch)
 		return Errnwatch;
-	d->watch[n] = pid;
+	d->watch[n] = pid | (tree ? Watchtree : 0);
 	ast(&d->nwatch, n + 1);
 	return Errnone;
 }
@@ -473,7 +480,7 @@ static const Ctlcmd ctlcmds[] = {
 	{ "policy", 2, 3, ctlpolicy },
 	{ "query", 2, 2, ctlquery },
 	{ "testtracein", 6, 6, ctltestin },
-	{ "watch", 2, 2, ctlwatch },
+	{ "watch", 2, 3, ctlwatch },
 	{ "start", 1, 1, ctlstart },
 	{ "stop", 1, 1, ctlstop },
 };

@@ -24,8 +24,9 @@ typedef struct Spec Spec;
 
 enum {
 	Magic = 0x65636172747665ull & 0xffffffff,	/* "devtrace" */
-	Version = 9,	/* 9: triggers and speculations (Act, Spec); 4: the buffer policy (policy, waitms, stalled, dropped); 5: aggregations; 6: writers' rings (nring, Wring); 7: the host's rules (rules, textbase); 8: sessions (nsess, Sess) */
+	Version = 10,	/* 10: a watched process's tree (Watchtree); 9: triggers and speculations (Act, Spec); 4: the buffer policy (policy, waitms, stalled, dropped); 5: aggregations; 6: writers' rings (nring, Wring); 7: the host's rules (rules, textbase); 8: sessions (nsess, Sess) */
 	Tidbound = 0x80000000u,	/* Wring.tid of a host's static writer (devwriterbind): no thread has it */
+	Watchtree = 0x80000000u,	/* in Dev.watch: the pid and every process descended from it (`watch PID tree`); no pid has the bit */
 	Range = 1,	/* Trace.kind: an address range */
 	Glob,		/*	a pattern over symbol names */
 };
@@ -167,7 +168,7 @@ struct Dev {
 	uint32_t policy;	/* Pring, Pfill, Pblock: what a writer does when the ring is full */
 	uint32_t waitms;	/* Pblock: how long a writer waits for a reader that reads nothing */
 	uint32_t nwatch;
-	uint32_t watch[Nwatch];
+	uint32_t watch[Nwatch];	/* a pid, or'd with Watchtree */
 	uint32_t nreader;
 	uint32_t reader[Nreader];
 	uint32_t gennext;

@@ -129,7 +129,7 @@ devwatches(Dev *d, uint32_t *pids, int max)
 	uint32_t i, n = ald(&d->nwatch);
 
 	for (i = 0; i < n && i < Nwatch && (int)i < max; i++)
-		pids[i] = rld(&d->watch[i]);
+		pids[i] = rld(&d->watch[i]) & ~Watchtree;
 	return i;
 }
 

@@ -20,9 +20,11 @@ devwatched(Dev *d, uint32_t pid, uint32_t tid)
 			return 0;
 	if ((n = ald(&d->nwatch)) == 0)
 		return 1;
-	for (i = 0; i < n && i < Nwatch; i++)
-		if ((w = rld(&d->watch[i])) == pid || w == tid)
+	for (i = 0; i < n && i < Nwatch; i++) {
+		w = rld(&d->watch[i]);
+		if ((w & ~Watchtree) == pid || (w & ~Watchtree) == tid || (w & Watchtree && hostdescends(pid, w & ~Watchtree)))
 			return 1;
+	}
 	return 0;
 }
 

@@ -14,6 +14,7 @@ uint64_t	hostnsec(void);		/* monotonic nanoseconds, for the reader's time-outs *
 void	hostclock(uint64_t *ticks, uint64_t *ns);	/* the cycle counter and real time (ns since 1970) read together: the state's #clock */
 void	hostwait(uint64_t nsec);	/* a writer waits for the reader (policy block): sleep about nsec; holds no lock */
 int	hostalive(uint32_t tid);	/* 0 once the thread is gone for good */
+int	hostdescends(uint32_t pid, uint32_t anc);	/* 1 if process pid (the caller's, where the host knows only its own) descends from process anc */
 
 /*
  * The ring size, log2 slots, of the block d as this process allocated or

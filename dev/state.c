@@ -163,8 +163,11 @@ devstate(Dev *d, char *buf, size_t n)
 	bputs(&b, "watch 0\n");
 	if ((nw = d->nwatch) > Nwatch)	/* statecheck repaired it; not read twice */
 		nw = Nwatch;
-	for (i = 0; i < nw; i++)
-		bputline(&b, "watch ", d->watch[i]);
+	for (i = 0; i < nw; i++) {
+		bputs(&b, "watch ");
+		bputdec(&b, d->watch[i] & ~Watchtree);
+		bputs(&b, d->watch[i] & Watchtree ? " tree\n" : "\n");
+	}
 	bputs(&b, d->started ? "start\n" : "stop\n");
 
 	ringstats(d, log, &hits, &queued, &lost, &dropped);

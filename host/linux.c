@@ -1,6 +1,7 @@
 /* linux.c: the device's host functions (dev/host.h) for user space on Linux. */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <string.h>
 #include <sched.h>
 #include <signal.h>
@@ -57,12 +58,64 @@ hostalive(uint32_t tid)
  * which the runtime calls at attach, in a forked child and at every turn
  * of its control thread, so the hook path makes none.  The name is the
  * process's (the main thread's comm), kept twice so a refresh never
- * rewrites the copy a hook may be reading.
+ * rewrites the copy a hook may be reading.  The ancestors (for `watch
+ * PID tree`) are read once for each pid the process has: at attach and
+ * in a forked child, while its parents are there to be read; a process
+ * whose parent has gone stays its descendant.
  */
+enum { Nanc = 64 };
 static struct {
 	uint32_t ppid, uid, cur;
 	char name[2][16];
+	uint32_t pid, nanc, anc[Nanc];
 } proc;
+
+/* process p's parent: the field after its state in /proc/p/stat (the name before them may hold anything but its closing parenthesis is the last); 0 if it cannot be read */
+static uint32_t
+parentof(uint32_t p)
+{
+	char path[32], buf[512], *s;
+	unsigned int pp = 0;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof path, "/proc/%u/stat", p);
+	if ((fd = open(path, O_RDONLY|O_CLOEXEC)) < 0)
+		return 0;
+	n = read(fd, buf, sizeof buf - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = 0;
+	if ((s = strrchr(buf, ')')) == NULL || sscanf(s, ") %*c %u", &pp) != 1)
+		return 0;
+	return pp;
+}
+
+static void
+ancestors(uint32_t pid)
+{
+	uint32_t p, n = 0;
+
+	for (p = getppid(); p > 0 && n < Nanc; p = parentof(p))	/* up to init, whose parent is 0 */
+		__atomic_store_n(&proc.anc[n++], p, __ATOMIC_RELAXED);
+	__atomic_store_n(&proc.nanc, n, __ATOMIC_RELAXED);
+	__atomic_store_n(&proc.pid, pid, __ATOMIC_RELEASE);
+}
+
+int
+hostdescends(uint32_t pid, uint32_t anc)
+{
+	uint32_t i, n;
+
+	if (pid != __atomic_load_n(&proc.pid, __ATOMIC_ACQUIRE))
+		return 0;
+	n = __atomic_load_n(&proc.nanc, __ATOMIC_RELAXED);
+	for (i = 0; i < n && i < Nanc; i++)
+		if (__atomic_load_n(&proc.anc[i], __ATOMIC_RELAXED) == anc)
+			return 1;
+	return 0;
+}
 
 void
 hostrefresh(void)
@@ -71,6 +124,8 @@ hostrefresh(void)
 	ssize_t n;
 	int fd;
 
+	if ((uint32_t)getpid() != proc.pid)
+		ancestors(getpid());
 	__atomic_store_n(&proc.ppid, getppid(), __ATOMIC_RELAXED);
 	__atomic_store_n(&proc.uid, getuid(), __ATOMIC_RELAXED);
 	if ((fd = open("/proc/self/comm", O_RDONLY|O_CLOEXEC)) < 0)

@@ -82,6 +82,22 @@ hostnsess(const struct Dev *d)
 	return d == kdev ? ksess : 0;
 }
 
+/* the task's parents now, up to init: interrupts and other tasks' pids are no one's descendants */
+int
+hostdescends(uint32_t pid, uint32_t anc)
+{
+	struct task_struct *t;
+	int r = 0;
+
+	if (!in_task() || pid != task_tgid_nr(current))
+		return 0;
+	rcu_read_lock();
+	for (t = rcu_dereference(current->real_parent); !r && t->pid > 0; t = rcu_dereference(t->real_parent))
+		r = task_tgid_nr(t) == anc;	/* init's parent is the idle task, pid 0: the end */
+	rcu_read_unlock();
+	return r;
+}
+
 /* an interrupt's hit is no task's (hit.c): pid 0, parent 0, uid 0, its context's name */
 uint32_t
 hostppid(void)

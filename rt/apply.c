@@ -10,8 +10,8 @@
 #include "rt/rt.h"
 
 /*
- * Is this process watched: an empty list, or one naming our pid or one
- * of our threads, and not a reader.
+ * Is this process watched: an empty list, or one naming our pid, the
+ * tree of one of our ancestors or one of our threads, and not a reader.
  */
 static int
 watched(Dev *d)
@@ -24,8 +24,8 @@ watched(Dev *d)
 	n = devwatches(d, w, Nwatch);
 	for (i = 0; i < n && w[i] != rt.pid; i++)
 		;
-	if (n == 0 || i < n)
-		return devwatched(d, rt.pid, rt.pid);
+	if ((r = devwatched(d, rt.pid, rt.pid)) || n == 0 || i < n)
+		return r;
 	if ((dp = opendir("/proc/self/task")) == NULL)
 		return 0;
 	while (r == 0 && (de = readdir(dp)) != NULL) {

@@ -181,6 +181,30 @@ test_watch(void **unused)
 	free(d);
 }
 
+/* watch PID tree: PID and its descendants (what the host says of them), in the state as written */
+static void
+test_watch_tree(void **unused)
+{
+	Dev *d = newdev(16);
+
+	(void)unused;
+	testchild = 30, testparent = 20;
+	assert_int_equal(ctl(d, "watch 20 tree\nwatch 9"), 0);
+	assert_non_null(strstr(state(d), "watch 0\nwatch 20 tree\nwatch 9\n"));
+	assert_true(devwatched(d, 20, 20));	/* the pid itself */
+	assert_true(devwatched(d, 30, 31));	/* a descendant, any of its threads */
+	assert_false(devwatched(d, 40, 41));
+	assert_int_equal(ctl(d, "watch 0\nwatch 20\nwatch 9 tree"), 0);
+	assert_false(devwatched(d, 30, 31));	/* a plain watch: the pid alone */
+	assert_int_equal(ctl(d, "watch 20 tree\nwatch 20"), 0);	/* tree widens it; a plain watch after leaves it wide */
+	assert_non_null(strstr(state(d), "watch 0\nwatch 20 tree\nwatch 9 tree\n"));
+	assert_true(devwatched(d, 30, 31));
+	assert_int_equal(devreader(d, 30, 1), 0);
+	assert_false(devwatched(d, 30, 31));	/* the reader rule first */
+	testchild = testparent = 0;
+	free(d);
+}
+
 static void
 test_watch_filters_records(void **unused)
 {
@@ -334,6 +358,10 @@ static const struct {
 	{ "watch -1", Einval, "watch: bad pid" },
 	{ "watch 99999999999", Einval, "watch: bad pid" },
 	{ "watch 12a", Einval, "watch: bad pid" },
+	{ "watch 2147483648", Einval, "watch: bad pid" },
+	{ "watch 0 tree", Einval, "watch: bad pid" },
+	{ "watch 12 trees", Einval, "watch: bad argument" },
+	{ "watch 12 tree x", Einval, "watch: wrong number of arguments" },
 	{ "start\001", Einval, "bad character in command" },
 	{ "trace \377\376 new x", Einval, "bad character in command" },
 	{ "sta\0rt", Einval, "bad character in command" },
@@ -687,6 +715,7 @@ main(void)
 		cmocka_unit_test(test_query),
 		cmocka_unit_test(test_size),
 		cmocka_unit_test(test_watch),
+		cmocka_unit_test(test_watch_tree),
 		cmocka_unit_test(test_watch_filters_records),
 		cmocka_unit_test(test_comments_and_multiline),
 		cmocka_unit_test(test_blank_lines),

@@ -30,6 +30,8 @@ hostwait(uint64_t nsec)
 	nanosleep(&ts, NULL);
 }
 int hostalive(uint32_t tid) { return tid != testdead; }
+uint32_t testchild, testparent;	/* hostdescends: testchild descends from testparent */
+int hostdescends(uint32_t pid, uint32_t anc) { return pid == testchild && anc == testparent; }
 uint32_t hostppid(void) { return 1; }
 uint32_t hostuid(void) { return 1000; }
 uint32_t hostcpu(void) { return 0; }

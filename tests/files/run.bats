@@ -100,6 +100,26 @@ setup_of() {
 	END
 }
 
+@test "run -t follows the processes its program starts: two fl_parse under sh, each with its pid" {
+	needlib
+	run devtrace run -t 'parse_n*' -- sh -c '"$1" 1; "$1" 2' sh "$X/fl_parse"
+	assert_success
+	printf '%s\n' "$output" > "$O/out"
+	run calls "$O/out"
+	assert_output - <<-'END'
+	
+	
+	FUNCTION
+	-> parse_num(at=0)
+	<- parse_num = 1
+	-> parse_num(at=0)
+	<- parse_num = 2
+	END
+	# the two calls are two processes', neither the shell's
+	run awk 'NR > 3 { print $1 }' "$O/out"
+	assert_equal "$(printf '%s\n' "$output" | sort -u | wc -l)" 2
+}
+
 @test "run -p EXPR keeps only the hits the predicate passes, in every trace" {
 	needlib
 	run devtrace run -t 'parse_*' -p 'depth < 2' -- "$X/fl_parse" '1+2*3'
@@ -149,7 +169,7 @@ setup_of() {
 
 # run -v's lines with the program's pid made PID
 pidless() {
-	printf '%s\n' "$1" | sed -E "s/'watch [0-9]+'/'watch PID'/"
+	printf '%s\n' "$1" | sed -E "s/'watch [0-9]+ tree'/'watch PID tree'/"
 }
 
 @test "run -v shows each line it writes to its session's ctl, as echo lines" {
@@ -166,7 +186,7 @@ pidless() {
 	# echo 'trace print_value new run2' > $D/1/ctl
 	# echo 'trace run2 pred /depth == 0/' > $D/1/ctl
 	# echo 'trace run2 on' > $D/1/ctl
-	# echo 'watch PID' > $D/1/ctl
+	# echo 'watch PID tree' > $D/1/ctl
 	# echo 'start' > $D/1/ctl
 	# echo 'stop' > $D/1/ctl
 	# echo 'trace run2 remove' > $D/1/ctl
@@ -176,7 +196,7 @@ pidless() {
 	assert_success
 	run pidless "$stderr"
 	assert_output - <<-END
-	# echo 'watch PID' > $D/1/ctl
+	# echo 'watch PID tree' > $D/1/ctl
 	# echo 'start' > $D/1/ctl
 	# echo 'stop' > $D/1/ctl
 	END
@@ -234,7 +254,7 @@ pidless() {
 	assert_output - <<-END
 	# echo 'trace parse_t* new run1' > $D/1/ctl
 	# echo 'trace run1 on' > $D/1/ctl
-	# echo 'watch PID' > $D/1/ctl
+	# echo 'watch PID tree' > $D/1/ctl
 	# echo 'start' > $D/1/ctl
 	# echo 'stop' > $D/1/ctl
 	# echo 'trace run1 remove' > $D/1/ctl
@@ -258,7 +278,7 @@ pidless() {
 	run --separate-stderr devtrace run -v -- sh -c 'kill -TERM $$'
 	assert_failure 143
 	run pidless "$stderr"
-	assert_output "# echo 'watch PID' > $D/1/ctl
+	assert_output "# echo 'watch PID tree' > $D/1/ctl
 # echo 'start' > $D/1/ctl
 # echo 'stop' > $D/1/ctl"
 	# without options too (a server of the test's: as root, one of run's own would make /dev links)

@@ -14,6 +14,7 @@ uint64_t hostnsec(void) { return 0; }
 void hostclock(uint64_t *ticks, uint64_t *ns) { *ticks = Fticks; *ns = 0; }
 void hostwait(uint64_t nsec) { (void)nsec; }
 int hostalive(uint32_t tid) { (void)tid; return 1; }
+int hostdescends(uint32_t pid, uint32_t anc) { (void)pid; (void)anc; return 0; }
 uint32_t hostppid(void) { nhostcalls++; return Fppid; }
 uint32_t hostuid(void) { nhostcalls++; return Fuid; }
 uint32_t hostcpu(void) { nhostcalls++; return Fcpu; }
