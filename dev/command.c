@@ -418,14 +418,17 @@ ctlwatch(Ctl *c)
 {
 	Dev *d = c->d;
 	uint64_t pid;
-	uint32_t i, n = d->nwatch, tree = 0;
+	uint32_t i, n = d->nwatch, flag = 0;
 
 	if (!parsedec(c->f[1], &pid) || pid >= Watchtree)
 		return Errpid;
-	if (c->nf == 3 && !(tree = streq(c->f[2], "tree")))
-		return Errarg;
+	if (c->nf == 3) {
+		if (!streq(c->f[2], "tree"))
+			return Errarg;
+		flag = Watchtree;
+	}
 	if (pid == 0) {
-		if (tree)
+		if (flag)
 			return Errpid;
 		ast(&d->nwatch, 0);
 		return Errnone;
@@ -437,12 +440,12 @@ ctlwatch(Ctl *c)
 	}
 	for (i = 0; i < n; i++)
 		if ((d->watch[i] & ~Watchtree) == pid) {
-			ast(&d->watch[i], d->watch[i] | (tree ? Watchtree : 0));	/* tree widens a watch; a plain watch leaves it */
+			ast(&d->watch[i], d->watch[i] | flag);	/* tree widens a watch; a plain watch leaves it */
 			return Errnone;
 		}
 	if (n == Nwatch)
 		return Errnwatch;
-	d->watch[n] = pid | (tree ? Watchtree : 0);
+	d->watch[n] = pid | flag;
 	ast(&d->nwatch, n + 1);
 	return Errnone;
 }

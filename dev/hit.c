@@ -12,7 +12,7 @@
 int
 devwatched(Dev *d, uint32_t pid, uint32_t tid)
 {
-	uint32_t i, n, w;
+	uint32_t i, n, w, p;
 
 	/* nreader is raised before and lowered after its entry changes: a reader is never missed */
 	for (i = 0; rld(&d->nreader) && i < Nreader; i++)
@@ -22,7 +22,8 @@ devwatched(Dev *d, uint32_t pid, uint32_t tid)
 		return 1;
 	for (i = 0; i < n && i < Nwatch; i++) {
 		w = rld(&d->watch[i]);
-		if ((w & ~Watchtree) == pid || (w & ~Watchtree) == tid || (w & Watchtree && hostdescends(pid, w & ~Watchtree)))
+		p = w & ~Watchtree;
+		if (p == pid || p == tid || (w & Watchtree && hostdescends(pid, p)))
 			return 1;
 	}
 	return 0;

@@ -120,12 +120,13 @@ hostdescends(uint32_t pid, uint32_t anc)
 void
 hostrefresh(void)
 {
+	uint32_t me = getpid();
 	char buf[16] = "";
 	ssize_t n;
 	int fd;
 
-	if ((uint32_t)getpid() != proc.pid)
-		ancestors(getpid());
+	if (me != proc.pid)
+		ancestors(me);
 	__atomic_store_n(&proc.ppid, getppid(), __ATOMIC_RELAXED);
 	__atomic_store_n(&proc.uid, getuid(), __ATOMIC_RELAXED);
 	if ((fd = open("/proc/self/comm", O_RDONLY|O_CLOEXEC)) < 0)
