@@ -25,12 +25,47 @@ void	devtrace_probehook(uint32_t site, uint64_t *regs) HIDDEN;
 int	devtrace_hookfast(uint32_t site, uintptr_t *slot, uint64_t *regs) HIDDEN;
 uintptr_t	devtrace_unhook(uintptr_t *slot, uint64_t *regs) HIDDEN;
 
+/*
+ * A Writer was decided at this hit: the thread's first, or its first
+ * since a control change, where a ring may have been claimed.  The
+ * pages of its ring ahead of the head are touched now, so the next
+ * calls' records fault none in, and the clock is read again: the
+ * runtime's set-up is not the call's time (NOTES rt/, "Time belongs to
+ * the call").  w[i] for each bit i of m.
+ */
+static __attribute__((noinline, cold)) uint64_t
+setup(Writer *const *w, uint32_t m)
+{
+	char *p, *end;
+	uint32_t i;
+
+	for (; m != 0; m &= m - 1) {
+		i = __builtin_ctz(m);
+		if (w[i]->ws == NULL || w[i]->wr == NULL || w[i]->mask >> w[i]->lim != 0)
+			continue;	/* no ring of its own, or a log past the mapping (damage: devrecord's to count) */
+		/*
+		 * an atomic add of 0 writes nothing another thread could see,
+		 * but faults the page in for writing: a read would map a shared
+		 * page read-only, and the record's store would fault again
+		 */
+		__atomic_fetch_add(&w[i]->wr->head, 0, __ATOMIC_RELAXED);
+		p = (char *)&w[i]->ws[rld(&w[i]->wr->head) & w[i]->mask];
+		end = (char *)(w[i]->ws + w[i]->mask + 1);
+		if (end - p > Warmbytes)
+			end = p + Warmbytes;
+		for (; p < end; p += 4096)
+			__atomic_fetch_add(p, 0, __ATOMIC_RELAXED);
+	}
+	return cycles();
+}
+
 /* a hit that is not the usual one (hitplain): the device decides, with a whole Hit */
 static inline __attribute__((always_inline)) void
 hookslow(Thr *t, Dev *d, const Tsel *sel, uint32_t idx, uint64_t pc, uintptr_t *slot, uint64_t *regs, uint64_t ticks)
 {
 	Frame *f;
 	Hit h;
+	uint32_t gen = t->w.gen;	/* moved by devfilter if it decided the Writer */
 	int r;
 
 	hitfill(&h, t, pc, ticks, t->n, 0);
@@ -43,6 +78,8 @@ hookslow(Thr *t, Dev *d, const Tsel *sel, uint32_t idx, uint64_t pc, uintptr_t *
 	if (unlikely((f = shadowpush(t, d, slot, idx, 1)) == NULL))
 		return;
 	h.depth = f->depth;
+	if (unlikely(t->w.gen != gen))
+		h.ticks = ticks = setup((Writer *[]){ &t->w }, 1);
 	f->ticks = ticks;
 	if (r & Hrecord)
 		devrecord(d, &h);
@@ -106,7 +143,7 @@ hookmany(Thr *t, View *v, uint32_t idx, uintptr_t *slot, uint64_t *regs, uint64_
 	Dev *d[Nsess + 1];
 	Writer *w[Nsess + 1];
 	const Tsel *sel;
-	uint32_t n, m, follow = 0, plain = 0, rec = 0;
+	uint32_t n, m, gen, late = 0, follow = 0, plain = 0, rec = 0;
 	uint64_t pc = siteat(idx)->pc;
 	Frame *f;
 	int r;
@@ -127,7 +164,10 @@ hookmany(Thr *t, View *v, uint32_t idx, uintptr_t *slot, uint64_t *regs, uint64_
 		h[n].a[1] = regs[Rarg0 + 1];
 		h[n].a[2] = regs[Rarg0 + 2];
 		h[n].a[3] = regs[Rarg0 + 3];
-		if (!((r = devfilter(d[n], sel, &h[n])) & Hfollow))
+		gen = w[n]->gen;
+		r = devfilter(d[n], sel, &h[n]);
+		late |= w[n]->gen != gen;
+		if (!(r & Hfollow))
 			continue;
 		follow |= 1u << n;
 		if (r & Hrecord)
@@ -135,11 +175,14 @@ hookmany(Thr *t, View *v, uint32_t idx, uintptr_t *slot, uint64_t *regs, uint64_
 	}
 	if (follow == 0 || (f = shadowpush(t, d[__builtin_ctz(follow)], slot, idx, follow)) == NULL)
 		return;
+	if (unlikely(late))
+		ticks = setup(w, follow);	/* as hookslow's */
 	f->ticks = ticks;
 	for (m = plain | rec; m != 0; m &= m - 1) {
 		n = __builtin_ctz(m);
 		if (!(plain & (1u << n))) {
 			h[n].depth = f->depth;
+			h[n].ticks = ticks;
 			devrecord(d[n], &h[n]);
 		} else if (!devputfast(d[n], w[n], t->tid, 0, pc, ticks, regs[Rarg0], regs[Rarg0 + 1], regs[Rarg0 + 2], regs[Rarg0 + 3]))
 			recslow(t, d[n], w[n], pc, ticks, f->depth, 0, regs + Rarg0, 0);
@@ -229,8 +272,10 @@ devtrace_hook(uint32_t idx, uintptr_t *slot, uint64_t *regs)
 
 	if (unlikely((t = hookenter()) == NULL))
 		return;
-	if (t->stk == NULL)
+	if (t->stk == NULL) {
 		shadowmap(t);	/* here, where the C library may run: devtrace_hookfast needs it */
+		ticks = cycles();	/* the thread's set-up is not the call's time */
+	}
 	hookbody(t, ald(&rt.view), idx, slot, regs, ticks);
 	leave(t);
 }

@@ -27,6 +27,7 @@ enum {
 	Shadowdef = 1024,	/* shadow stack entries per thread */
 	Shadowmin = 4,
 	Shadowmax = 1 << 20,
+	Warmbytes = 64 * 1024,	/* of a ring touched when a writer is decided (hook.c: setup): 1024 records */
 	Pollms = 500,		/* looking for a device, or noticing one gone */
 	Clog = 13,		/* classic mode's slot cache, log2 entries */
 };

@@ -8,14 +8,19 @@ enum {
 	Compactwin = 16,	/* frames above a frame that may prove it gone */
 };
 
+/* its first pages faulted in now, not in the calls it follows (as hook.c's setup) */
 int
 shadowmap(Thr *t)
 {
-	t->stk = mmap(NULL, (size_t)t->max * sizeof(Frame), PROT_READ|PROT_WRITE, MAP_PRIVATE|MAP_ANONYMOUS, -1, 0);
+	size_t len = (size_t)t->max * sizeof(Frame), i;
+
+	t->stk = mmap(NULL, len, PROT_READ|PROT_WRITE, MAP_PRIVATE|MAP_ANONYMOUS, -1, 0);
 	if (t->stk == MAP_FAILED) {
 		t->stk = NULL;
 		return -1;
 	}
+	for (i = 0; i < len && i < Warmbytes; i += 4096)
+		((volatile char *)t->stk)[i] = 0;
 	return 0;
 }
 
