@@ -292,6 +292,7 @@ int	devstarted(Dev *d);
 /* hook side: no lock, no system call */
 int	devfilter(Dev *d, const Tsel *sel, Hit *h);	/* an entry: Hrecord|Hfollow; drops counted */
 int	devhit(Dev *d, const Tsel *sel, Hit *h);	/* filter, then record: 1 if written */
+int	devwriterready(Dev *d, Writer *w, uint32_t pid, uint32_t tid);	/* the thread's decision (watched, its ring) made now if not at this control generation: 1 if made, so a host reads its clock after it */
 void	devwriterdone(Writer *w);		/* the thread exits: its shard and ring are free again (its records stay readable) */
 int	devwriterbind(Dev *d, Writer *w, uint32_t ring);	/* a host's static writer (a CPU's context) owns ring: 0, or Einval */
 void	devrecord(Dev *d, const Hit *h);	/* write one record, unfiltered */

@@ -163,6 +163,21 @@ watched(Dev *d, Hit *h)
 	return decide(d, h, gen);
 }
 
+int
+devwriterready(Dev *d, Writer *w, uint32_t pid, uint32_t tid)
+{
+	uint32_t gen = ald(&d->ctlgen) + 1;
+	Hit h;
+
+	if (w->d == d && w->gen == gen)
+		return 0;
+	h.w = w;
+	h.pid = pid;
+	h.tid = tid;
+	decide(d, &h, gen);
+	return 1;
+}
+
 static inline void
 dropped(Dev *d, Hit *h, uint64_t n)
 {

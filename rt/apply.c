@@ -92,6 +92,8 @@ sessapply(View *v, Vsess *p, Dev *d, uint32_t b)
 	for (k = 0; k < Ntrace; k++)
 		p->has[k] = devtsel(d, k, &p->sel[k]);
 	on = watched(d) && devstarted(d);
+	if (on)
+		v->sessactive |= b;
 	for (i = 0; i < v->nsite; i++) {
 		p->slot[i] = select1(d, i);
 		k = p->slot[i];

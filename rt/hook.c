@@ -25,40 +25,6 @@ void	devtrace_probehook(uint32_t site, uint64_t *regs) HIDDEN;
 int	devtrace_hookfast(uint32_t site, uintptr_t *slot, uint64_t *regs) HIDDEN;
 uintptr_t	devtrace_unhook(uintptr_t *slot, uint64_t *regs) HIDDEN;
 
-/*
- * A Writer was decided at this hit: the thread's first, or its first
- * since a control change, where a ring may have been claimed.  The
- * pages of its ring ahead of the head are touched now, so the next
- * calls' records fault none in, and the clock is read again: the
- * runtime's set-up is not the call's time (NOTES rt/, "Time belongs to
- * the call").  w[i] for each bit i of m.
- */
-static __attribute__((noinline, cold)) uint64_t
-setup(Writer *const *w, uint32_t m)
-{
-	char *p, *end;
-	uint32_t i;
-
-	for (; m != 0; m &= m - 1) {
-		i = __builtin_ctz(m);
-		if (w[i]->ws == NULL || w[i]->wr == NULL || w[i]->mask >> w[i]->lim != 0)
-			continue;	/* no ring of its own, or a log past the mapping (damage: devrecord's to count) */
-		/*
-		 * an atomic add of 0 writes nothing another thread could see,
-		 * but faults the page in for writing: a read would map a shared
-		 * page read-only, and the record's store would fault again
-		 */
-		__atomic_fetch_add(&w[i]->wr->head, 0, __ATOMIC_RELAXED);
-		p = (char *)&w[i]->ws[rld(&w[i]->wr->head) & w[i]->mask];
-		end = (char *)(w[i]->ws + w[i]->mask + 1);
-		if (end - p > Warmbytes)
-			end = p + Warmbytes;
-		for (; p < end; p += 4096)
-			__atomic_fetch_add(p, 0, __ATOMIC_RELAXED);
-	}
-	return cycles();
-}
-
 /* a hit that is not the usual one (hitplain): the device decides, with a whole Hit */
 static inline __attribute__((always_inline)) void
 hookslow(Thr *t, Dev *d, const Tsel *sel, uint32_t idx, uint64_t pc, uintptr_t *slot, uint64_t *regs, uint64_t ticks)
@@ -79,7 +45,7 @@ hookslow(Thr *t, Dev *d, const Tsel *sel, uint32_t idx, uint64_t pc, uintptr_t *
 		return;
 	h.depth = f->depth;
 	if (unlikely(t->w.gen != gen))
-		h.ticks = ticks = setup((Writer *[]){ &t->w }, 1);
+		h.ticks = ticks = thrwarm((Writer *[]){ &t->w }, 1);
 	f->ticks = ticks;
 	if (r & Hrecord)
 		devrecord(d, &h);
@@ -176,7 +142,7 @@ hookmany(Thr *t, View *v, uint32_t idx, uintptr_t *slot, uint64_t *regs, uint64_
 	if (follow == 0 || (f = shadowpush(t, d[__builtin_ctz(follow)], slot, idx, follow)) == NULL)
 		return;
 	if (unlikely(late))
-		ticks = setup(w, follow);	/* as hookslow's */
+		ticks = thrwarm(w, follow);	/* as hookslow's */
 	f->ticks = ticks;
 	for (m = plain | rec; m != 0; m &= m - 1) {
 		n = __builtin_ctz(m);

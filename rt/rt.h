@@ -27,7 +27,7 @@ enum {
 	Shadowdef = 1024,	/* shadow stack entries per thread */
 	Shadowmin = 4,
 	Shadowmax = 1 << 20,
-	Warmbytes = 64 * 1024,	/* of a ring touched when a writer is decided (hook.c: setup): 1024 records */
+	Warmbytes = 64 * 1024,	/* of a ring touched when a writer is decided (thr.c: thrwarm): 1024 records */
 	Pollms = 500,		/* looking for a device, or noticing one gone */
 	Clog = 13,		/* classic mode's slot cache, log2 entries */
 };
@@ -94,6 +94,7 @@ struct View {
 	Dev *d;			/* nil: detached */
 	uint32_t epoch;
 	int active;		/* started and this process watched */
+	uint32_t sessactive;	/* bit n-1: session n is so (classic.c follows it) */
 	uint32_t nsite;
 	uint8_t has[Ntrace];
 	Tsel sel[Ntrace];

@@ -55,6 +55,7 @@ void	rtleft(void) HIDDEN;		/* it left for good: a jump out of a handler */
 
 int	enterodd(Thr *t, uintptr_t sp) HIDDEN;	/* thr.c: enter's rare path */
 Thr	*hookenterslow(uintptr_t sp) HIDDEN;	/* thr.c: hookenter's rare paths */
+uint64_t	thrwarm(Writer *const *w, uint32_t m) HIDDEN;	/* thr.c: the rings of w[i], each bit i of m, faulted in; then the clock */
 
 /* seq goes odd, the stack pointer it went odd at kept */
 static inline void

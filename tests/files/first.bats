@@ -9,6 +9,8 @@ load helper
 
 setup_file() {
 	buildfl first
+	[ -e "$ROOT/lib/libdevtrace.so" ] || return 0
+	"$ROOT/bin/devtrace-cc" --classic -O0 -g -o "$BATS_FILE_TMPDIR/fl_first_classic" "$BATS_TEST_DIRNAME/fl_first.c"
 }
 
 # per thread (the first column), "TID FIRST MEDIAN" of the durations in
@@ -43,6 +45,13 @@ assert_within2x() {
 @test "run -t: each thread's first call takes at most twice the median of its later calls" {
 	needlib
 	devtrace run -t fl_step -- "$X/fl_first" > "$BATS_TEST_TMPDIR/out"
+	run firstvsmedian '<- fl_step' 3 < "$BATS_TEST_TMPDIR/out"
+	assert_within2x
+}
+
+@test "run -t on a --classic build: each thread's first call takes at most twice the median of its later calls" {
+	needlib
+	devtrace run -t fl_step -- "$X/fl_first_classic" > "$BATS_TEST_TMPDIR/out"
 	run firstvsmedian '<- fl_step' 3 < "$BATS_TEST_TMPDIR/out"
 	assert_within2x
 }
