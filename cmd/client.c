@@ -197,27 +197,49 @@ unpreload(void)
 }
 
 /* what execvp would find; a command checks before it changes anything */
+/* path is a program execvp runs: 1; else 0, errno EISDIR, EACCES or ENOENT */
+static int
+isprog(const char *path)
+{
+	struct stat st;
+
+	if (stat(path, &st) != 0)
+		return errno = ENOENT, 0;
+	if (S_ISDIR(st.st_mode))
+		return errno = EISDIR, 0;
+	if (!S_ISREG(st.st_mode) || access(path, X_OK) != 0)
+		return errno = EACCES, 0;
+	return 1;
+}
+
 int
 findprog(const char *prog, char *path, size_t n)
 {
 	char *p, *q, *list;
-	struct stat st;
-	int found = 0;
+	int found = 0, why = ENOENT;
 
 	if (strchr(prog, '/')) {
 		snprintf(path, n, "%s", prog);
-		return stat(prog, &st) == 0 && S_ISREG(st.st_mode) && access(prog, X_OK) == 0;
+		return isprog(prog);
 	}
 	if ((p = getenv("PATH")) == NULL || (list = strdup(p)) == NULL)
-		return 0;
+		return errno = ENOENT, 0;
 	for (p = list; !found && p; p = q) {
 		if ((q = strchr(p, ':')) != NULL)
 			*q++ = 0;
 		snprintf(path, n, "%s/%s", *p ? p : ".", prog);
-		found = stat(path, &st) == 0 && S_ISREG(st.st_mode) && access(path, X_OK) == 0;
+		if (!(found = isprog(path)) && errno == EACCES)
+			why = EACCES;	/* as execvp: one there but not runnable says more than none */
 	}
 	free(list);
-	return found;
+	return found || (errno = why, 0);
+}
+
+/* why findprog found none, in words */
+const char *
+noprog(void)
+{
+	return errno == EISDIR ? "a directory, not a program" : errno == EACCES ? "not an executable file" : "program not found";
 }
 
 /* prog, attached (preload): its pid, or -1 */

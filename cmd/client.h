@@ -47,6 +47,12 @@ struct Toppolicy {
 int	toppolicyset(Shm *s, Toppolicy *t, const char *policy, const char *who);	/* `policy POLICY' at the top level, the line before kept: 0, or 1 (told, as "WHO: -P 'POLICY': why") */
 int	toppolicyrestore(Shm *s, Toppolicy *t, const char *who);	/* the line before put back, unless the policy changed since: 0, or 1 (told) */
 
+/* record's and run's policy unless -P says otherwise: nothing lost unless the reader stalls this long */
+#define Blockms	1000
+#define Strof(x)	#x
+#define Lossless	"block " Xstrof(Blockms)
+#define Xstrof(x)	Strof(x)
+
 /* ownsess.c: a session of the command's own, its traces from -t GLOB (-p, -a, -P), the program it watches */
 enum {
 	Nglob = 32,		/* -t options: half the device's traces */
@@ -102,7 +108,8 @@ int	spawn(char **args, int nargs);	/* devtraced from beside this binary, with ar
 int	stopserver(int pid);	/* SIGTERM, then wait up to Stopwait: 0 gone, 1 still there, -1 (errno) kill failed */
 int	preload(const char *dir);	/* LD_PRELOAD with the runtime first, DEVTRACE_DIR dir */
 void	unpreload(void);	/* LD_PRELOAD as the user gave it */
-int	findprog(const char *prog, char *path, size_t n);	/* what execvp would find, its path in path */
+int	findprog(const char *prog, char *path, size_t n);	/* what execvp would find, its path in path; 0: none (noprog says why) */
+const char	*noprog(void);	/* findprog's 0 in words: program not found, a directory, not executable */
 pid_t	startprog(char **argv, const char *who, int *gate);	/* argv run in a child; its pid, or -1 (told, as "WHO: ..."); gate not nil: the child waits to exec until *gate, a pipe's end, is closed */
 int	exitstatus(int ws);	/* a child's wait status as an exit status: 128+N for signal N */
 int	copyfile(const char *from, const char *to);	/* to is a copy of from, empty if from is missing */
@@ -115,6 +122,7 @@ struct Statetrace {
 };
 char	*stateget(Shm *s, const char *who);	/* the state now, NUL-terminated, in a buffer of its own that the next call reuses; NULL if the lock was not had (told, as "WHO: ...") */
 unsigned long long	statecounter(const char *st, const char *key);	/* N of the line "#key N", 0 if none */
+unsigned long long	lostcount(const char *st);	/* #lost + #dropped: the records a policy did not keep */
 int	statehas(const char *st, const char *line);	/* the text has that line exactly */
 int	statetrace(const char *st, const char *spec, const char *name, Statetrace *t);	/* a trace's "new" line with that SPEC (GLOB, or START END) and NAME (either nil: any); 1 if found */
 #endif

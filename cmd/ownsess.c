@@ -102,7 +102,7 @@ ownopen(Ownsess *o, const char *prog)
 
 	o->dir = clientdir();
 	if (!findprog(prog, path, sizeof path)) {
-		fprintf(stderr, "%s: %s: program not found\n", o->who, prog);
+		fprintf(stderr, "%s: %s: %s\n", o->who, prog, noprog());
 		return 127;
 	}
 	/* -p names the program's arguments before it has attached */

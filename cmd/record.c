@@ -39,7 +39,6 @@ enum {
 
 #define Usage "usage: devtrace record [-t GLOB ...] [-p EXPR] [-P POLICY] -o FILE [--] [prog [arg ...]]\n"
 
-enum { Blockms = 1000 };	/* the default policy: block, a writer waiting at most this long for a stalled reader */
 
 static volatile sig_atomic_t stopping;
 static volatile sig_atomic_t child;
@@ -103,7 +102,7 @@ counters(Shm *s, unsigned long long *lost, unsigned long long *queued)
 
 	if ((st = stateget(s, "devtrace record")) == NULL)
 		return -1;
-	*lost = statecounter(st, "lost") + statecounter(st, "dropped");
+	*lost = lostcount(st);
 	*queued = statecounter(st, "queued");
 	return 0;
 }
@@ -172,7 +171,7 @@ prepare(const char *prog)
 	char path[PATH_MAX];
 
 	if (!findprog(prog, path, sizeof path)) {
-		fprintf(stderr, "devtrace record: %s: program not found\n", prog);
+		fprintf(stderr, "devtrace record: %s: %s\n", prog, noprog());
 		return 127;
 	}
 	return preload(clientdir()) < 0;
@@ -303,7 +302,6 @@ xrecord(Cmd *c, int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	static Ownsess own = { .who = "devtrace record" };
-	static char block[32];
 	unsigned long long lost0, lost1, queued;
 	char *out = NULL, *st, path[4096];
 	Ownsess *o = &own;
@@ -346,9 +344,8 @@ xrecord(Cmd *c, int argc, char **argv)
 	if ((rc = owncheck(o)) != 0)
 		return rc;
 	/* lossless unless asked otherwise */
-	snprintf(block, sizeof block, "block %d", Blockms);
 	if (policy == NULL)
-		policy = block;
+		policy = Lossless;
 	if (o->nglob > 0)
 		o->policy = policy;
 	if ((s = source(o, argv + optind, &rc)) == NULL)
@@ -362,7 +359,7 @@ xrecord(Cmd *c, int argc, char **argv)
 	}
 	if ((st = stateget(s, "devtrace record")) == NULL)
 		goto out;
-	lost0 = statecounter(st, "lost") + statecounter(st, "dropped");
+	lost0 = lostcount(st);
 	capheader(&h, statecounter(st, "hz"));
 	/* close-on-exec: neither prog nor anything it starts inherits it */
 	if ((fd = open(out, O_WRONLY|O_CREAT|O_TRUNC|O_CLOEXEC, 0666)) < 0 || writeall(fd, (char *)&h, sizeof h) < 0) {

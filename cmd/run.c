@@ -27,11 +27,12 @@ enum {
 typedef struct Run Run;
 struct Run {
 	Ownsess o;		/* the session: -t, -p, -v */
-	char *out;		/* -o: the raw records go here */
+	char *out;		/* -o: the records go here */
+	char *min;		/* --min: flow's min, or nil */
 	int werr;		/* writing the records failed */
 };
 
-#define Usage "usage: devtrace run [-t GLOB ...] [-p EXPR] [-o FILE] [-v] [--] prog [arg ...]\n"
+#define Usage "usage: devtrace run [-t GLOB ...] [-p EXPR] [-P POLICY] [--min DUR] [-o FILE] [-v] [--] prog [arg ...]\n"
 
 static void
 usage(FILE *f)
@@ -41,32 +42,63 @@ usage(FILE *f)
 "this binary).  Without options it only does that: it starts a server if\n"
 "none runs, leaves it running, and execs prog, which keeps devtrace's pid.\n"
 "\n"
-"With options it is a whole session in one command:\n"
+"With options it is a whole session in one command, on a session of its\n"
+"own (as devtrace record -t):\n"
 "  -t, --trace GLOB   trace the functions whose names match GLOB, a shell\n"
 "                     pattern (* ? [set] [!set]) of letters, digits and\n"
 "                     _ . $ -, at most 63 bytes; repeatable, up to %d.\n"
 "                     Written as `trace GLOB new runN' and `trace runN on'\n"
 "  -p, --pred EXPR    keep only the hits for which EXPR is true: written as\n"
 "                     `trace runN pred /EXPR/' for every -t (needs -t); EXPR\n"
-"                     may name prog's arguments, from its debug information\n"
-"  -o, --output FILE  write the raw records to FILE, the symbol file to\n"
-"                     FILE.syms and the signatures to FILE.sigs, instead\n"
-"                     of printing the call flow\n"
+"                     may name prog's arguments, from its debug information;\n"
+"                     one that reads only what an entry knows keeps or drops\n"
+"                     whole calls, entry and exit (devtrace(4))\n"
+"  -P, --policy POLICY  the session's buffer policy, as `policy' takes it\n"
+"                     (ring, fill, block [MS]); default block %d: nothing is\n"
+"                     lost unless the reader stalls for %d ms\n"
+"      --min DUR      show only the calls that took at least DUR (10us,\n"
+"                     1.5ms; units ns us ms s, ns if none), with their\n"
+"                     entries and exits: scripts/flow's min\n"
+"  -o, --output FILE  write the records to FILE, as the 121-byte lines cat\n"
+"                     trace gives, the symbol file to FILE.syms and the\n"
+"                     signatures to FILE.sigs, instead of printing the\n"
+"                     call flow\n"
 "  -v, --show-ctl     print each line written to tracectl, on standard\n"
 "                     error, as `# echo 'LINE' > DIR/tracectl'\n"
 "  -h, --help         this text\n"
 "A session uses the server that serves the device, or starts one of its\n"
-"own (without /dev links) and stops it at the end.  It writes `start' if\n"
-"the device was stopped, runs prog, reads the records while prog runs,\n"
-"writes `stop' if it wrote `start', removes the traces it made (runN: the\n"
-"first N free), and prints the call flow: scripts/name SYMS RECORDS |\n"
-"scripts/flow, program output first.  Other traces, watches, predicates\n"
-"and the device's start or stop are left as they were; records that\n"
-"other traces queue are read with prog's, as cat trace reads them.\n"
+"own (without /dev links) and stops it at the end.  It clones a session,\n"
+"makes its traces (runN), watches prog and the processes it starts, starts\n"
+"it, runs prog, reads the session's records while prog runs, then closes\n"
+"the session and prints the call flow: scripts/name SYMS RECORDS |\n"
+"scripts/flow, program output first.  The top level (its traces, watches,\n"
+"predicates, start or stop, records) and other sessions are not touched.\n"
+"If records were lost it says how many, and what keeps them.\n"
 "Exit status: prog's (128+N if signal N ended it); 127 if prog is not\n"
 "found; 1 for a refused option or command, or a GLOB no function of\n"
 "the device's symbol file matched after prog ran; 2 for bad usage.\n",
-		Nglob);
+		Nglob, Blockms, Blockms);
+}
+
+/* DUR as --min takes it: digits, a fraction, a unit or none */
+static int
+baddur(const char *s)
+{
+	static const char *units[] = { "", "ns", "us", "ms", "s" };
+	const char *p = s;
+	size_t i;
+
+	if (*p < '0' || *p > '9')
+		return 1;
+	while (*p >= '0' && *p <= '9')
+		p++;
+	if (*p == '.' && p[1] >= '0' && p[1] <= '9')
+		for (p++; *p >= '0' && *p <= '9'; p++)
+			;
+	for (i = 0; i < sizeof units / sizeof units[0]; i++)
+		if (strcmp(p, units[i]) == 0)
+			return 0;
+	return 1;
 }
 
 /* the program the user asked for runs all the same, as if devtrace were not there */
@@ -173,9 +205,9 @@ sigsto(const char *syms, off_t symoff, const char *path)
 /* scripts/name syms records | scripts/flow -a sigs, the scripts found beside this binary as the library is;
  * times in ns from the device's #hz (0: unknown, ticks) */
 static int
-showflow(const char *syms, const char *records, const char *sigs, unsigned long long hz)
+showflow(const char *syms, const char *records, const char *sigs, unsigned long long hz, const char *min)
 {
-	char want[PATH_MAX], name[PATH_MAX], flow[PATH_MAX], hzarg[32] = "";
+	char want[PATH_MAX], name[PATH_MAX], flow[PATH_MAX], hzarg[32] = "", minarg[64] = "";
 	int st;
 	pid_t pid;
 
@@ -191,11 +223,14 @@ showflow(const char *syms, const char *records, const char *sigs, unsigned long 
 	}
 	if (hz)
 		snprintf(hzarg, sizeof hzarg, "hz=%llu", hz);
+	if (min)
+		snprintf(minarg, sizeof minarg, "min=%s", min);
 	fflush(NULL);
 	if ((pid = fork()) < 0)
 		return 1;
 	if (pid == 0) {
-		execl("/bin/sh", "sh", "-c", "\"$0\" \"$1\" \"$2\" | \"$3\" -a \"$5\" ${4:+-v \"$4\"}", name, syms, records, flow, hzarg, sigs, (char *)NULL);
+		execl("/bin/sh", "sh", "-c", "\"$0\" \"$1\" \"$2\" | \"$3\" -a \"$5\" ${4:+-v \"$4\"} ${6:+-v \"$6\"}",
+			name, syms, records, flow, hzarg, sigs, minarg, (char *)NULL);
 		_exit(127);
 	}
 	while (waitpid(pid, &st, 0) < 0)
@@ -215,6 +250,8 @@ session(Run *r, char **argv)
 
 	if ((rc = owncheck(o)) != 0)
 		return rc;
+	if (o->policy == NULL)
+		o->policy = Lossless;	/* as record -t: nothing lost by default */
 	if ((rc = ownopen(o, argv[0])) == Owndamaged)
 		return untraced(o->dir, argv);
 	if (rc != 0)
@@ -238,15 +275,17 @@ session(Run *r, char **argv)
 		goto out;
 	}
 	memset(&rd, 0, sizeof rd);
-	lost = statecounter(ownstate(o), "lost");
+	lost = lostcount(ownstate(o));
 	if (owntraces(o) < 0) {
 		undo(r, &rd, -1);
 		goto out;
 	}
 	rc = runprog(r, &rd, fd, argv);
 	bad = undo(r, &rd, fd);
-	if ((lost = statecounter(ownstate(o), "lost") - lost) > 0)
-		fprintf(stderr, "devtrace run: %llu records lost while the program ran (the device's #lost)\n", lost);
+	if ((lost = lostcount(ownstate(o)) - lost) > 0) {
+		fprintf(stderr, "devtrace run: %llu records lost while the program ran (the session's #lost and #dropped)", lost);
+		fprintf(stderr, "; -P 'block MS' keeps every record, waiting up to MS ms for a stalled reader (now: %s)\n", o->policy);
+	}
 	if (close(fd) < 0) {
 		fprintf(stderr, "devtrace run: %s: %s\n", r->out ? r->out : tmp, strerror(errno));
 		bad = 1;
@@ -263,7 +302,7 @@ session(Run *r, char **argv)
 	} else {
 		snprintf(sigs, sizeof sigs, "%s.sigs", tmp);
 		bad |= sigsto(o->syms, o->symoff, sigs);
-		bad |= showflow(o->syms, tmp, sigs, statecounter(ownstate(o), "hz"));
+		bad |= showflow(o->syms, tmp, sigs, statecounter(ownstate(o), "hz"), r->min);
 		unlink(sigs);
 		unlink(tmp);
 	}
@@ -288,6 +327,8 @@ xrun(Cmd *c, int argc, char **argv)
 		{ "pred", required_argument, NULL, 'p' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "show-ctl", no_argument, NULL, 'v' },
+		{ "policy", required_argument, NULL, 'P' },
+		{ "min", required_argument, NULL, 'm' },
 		{ NULL, 0, NULL, 0 },
 	};
 	static Run run = { .o.who = "devtrace run" };
@@ -296,7 +337,7 @@ xrun(Cmd *c, int argc, char **argv)
 
 	(void)c;
 	opterr = 0;
-	while ((ch = getopt_long(argc, argv, "+ht:p:o:v", lo, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, "+ht:p:o:vP:", lo, NULL)) != -1) {
 		opts = 1;
 		switch (ch) {
 		case 'h':
@@ -315,8 +356,18 @@ xrun(Cmd *c, int argc, char **argv)
 		case 'v':
 			r->o.show = 1;
 			break;
+		case 'P':
+			r->o.policy = optarg;
+			break;
+		case 'm':
+			if (baddur(optarg)) {
+				fprintf(stderr, "devtrace run: --min '%s': not a duration: digits, a fraction, a unit of ns us ms s (10us, 1.5ms)\n", optarg);
+				return 2;
+			}
+			r->min = optarg;
+			break;
 		default:
-			return badopt("devtrace run", "tpo", Usage, argv);
+			return badopt("devtrace run", "tpoPm", Usage, argv);
 		}
 	}
 	if (optind >= argc) {

@@ -60,6 +60,12 @@ statecounter(const char *st, const char *key)
 	return 0;
 }
 
+unsigned long long
+lostcount(const char *st)
+{
+	return statecounter(st, "lost") + statecounter(st, "dropped");
+}
+
 int
 statehas(const char *st, const char *line)
 {

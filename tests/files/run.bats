@@ -7,7 +7,7 @@
 load helper
 
 setup_file() {
-	buildfl parse probe
+	buildfl parse probe loop
 }
 
 needlib() {
@@ -337,17 +337,52 @@ pidless() {
 	assert_failure 2
 	assert_output - <<-'END'
 	devtrace run: -t needs an argument
-	usage: devtrace run [-t GLOB ...] [-p EXPR] [-o FILE] [-v] [--] prog [arg ...]
+	usage: devtrace run [-t GLOB ...] [-p EXPR] [-P POLICY] [--min DUR] [-o FILE] [-v] [--] prog [arg ...]
 	END
+	run -127 devtrace run -t 'p*' -- "$BATS_TEST_TMPDIR"
+	assert_failure 127
+	assert_output "devtrace run: $BATS_TEST_TMPDIR: a directory, not a program"
+	run -127 devtrace run -t 'p*' -- /etc/passwd
+	assert_failure 127
+	assert_output "devtrace run: /etc/passwd: not an executable file"
+	run devtrace run -t 'p*' --min 10xs -- "$X/fl_parse" 1
+	assert_failure 2
+	assert_output "devtrace run: --min '10xs': not a duration: digits, a fraction, a unit of ns us ms s (10us, 1.5ms)"
 }
 
 @test "run --help documents every option" {
 	run devtrace run --help
 	assert_success
-	assert_line --index 0 "usage: devtrace run [-t GLOB ...] [-p EXPR] [-o FILE] [-v] [--] prog [arg ...]"
+	assert_line --index 0 "usage: devtrace run [-t GLOB ...] [-p EXPR] [-P POLICY] [--min DUR] [-o FILE] [-v] [--] prog [arg ...]"
 	assert_line --partial "-t, --trace GLOB"
 	assert_line --partial "-p, --pred EXPR"
-	assert_line --partial "-o, --output FILE"
+	assert_line --partial "-P, --policy POLICY  the session's buffer policy"
+	assert_line --partial "default block 1000: nothing is"
+	assert_line --partial "    --min DUR      show only the calls that took at least DUR"
+	assert_line --partial "-o, --output FILE  write the records to FILE, as the 121-byte lines cat"
 	assert_line --partial "-v, --show-ctl"
 	assert_line --partial "Exit status: prog's"
+}
+
+@test "run -t keeps every record by default (block 1000), and -P ring says how many it lost and what keeps them" {
+	needlib
+	run --separate-stderr devtrace run -o "$O/rec" -t fl_work -- "$X/fl_loop" 1 300000 - 0
+	assert_success
+	assert_equal "$stderr" ""
+	run wc -l < "$O/rec"
+	assert_output 600000
+	# under ring the records kept and those it says it lost add up to all, whatever the machine's speed
+	run --separate-stderr devtrace run -P ring -o "$O/rec" -t fl_work -- "$X/fl_loop" 1 300000 - 0
+	assert_success
+	lost=0
+	if [ -n "$stderr" ]; then
+		[[ "$stderr" =~ ^"devtrace run: "([1-9][0-9]*)" records lost while the program ran (the session's #lost and #dropped); -P 'block MS' keeps every record, waiting up to MS ms for a stalled reader (now: ring)"$ ]] ||
+			fail "stderr: $stderr"
+		lost=${BASH_REMATCH[1]}
+	fi
+	run wc -l < "$O/rec"
+	assert_output $((600000 - lost))
+	run devtrace run -P 'block -1' -t fl_work -- "$X/fl_loop" 1 1 - 0
+	assert_failure 1
+	assert_output --partial "devtrace run: -P 'block -1': "
 }
