@@ -104,7 +104,7 @@ hitentry(unsigned long ip, struct pt_regs *regs, Rdata *rd)
 	Site *s;
 	Hit h, hl;
 	u32 m, l;
-	int r, woke = 0, follow = 0;
+	int r, late, woke = 0, follow = 0;
 
 	if (p->inside) {
 		devcount(d, Creentered);
@@ -115,6 +115,18 @@ hitentry(unsigned long ip, struct pt_regs *regs, Rdata *rd)
 	if (t == NULL || regs == NULL || (s = siteof(t, ip)) == NULL)
 		goto done;
 	hitinit(&h, p);
+	/*
+	 * each level's Writer decided first (another thread ran on this CPU
+	 * since, or the control state changed), then the clock read again:
+	 * the decision is not the call's time.  An exit's clock is read
+	 * before its decision already (hitexit).
+	 */
+	for (late = 0, m = s->lev; m != 0; m &= m - 1) {
+		l = __builtin_ctz(m);
+		late |= devwriterready(t->dev[l], &p->w[l], h.pid, h.tid);
+	}
+	if (late)
+		h.ticks = hostticks();
 	h.pc = s->entry;
 	h.exit = 0;
 	h.a[0] = regs->di;
