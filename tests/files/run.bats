@@ -386,3 +386,20 @@ pidless() {
 	assert_failure 1
 	assert_output --partial "devtrace run: -P 'block -1': "
 }
+
+@test "run -t on a --classic build shows its calls, without arguments or return values" {
+	needlib
+	"$ROOT/bin/devtrace-cc" --classic -O0 -g -o "$O/fl_parse_classic" "$BATS_TEST_DIRNAME/fl_parse.c"
+	run devtrace run -t 'parse_n*' -- "$O/fl_parse_classic" '1+2'
+	assert_success
+	printf '%s\n' "$output" > "$O/out"
+	run calls "$O/out"
+	assert_output - <<-'END'
+
+	FUNCTION
+	-> parse_num
+	<- parse_num
+	-> parse_num
+	<- parse_num
+	END
+}
