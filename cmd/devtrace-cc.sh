@@ -4,7 +4,8 @@
 usage() {
 	cat <<'EOF'
 usage: devtrace-cc [--classic] [COMPILER ARGUMENTS...]
-       devtrace-cc [--classic] --cflags | --ldflags | --help
+       devtrace-cc [--classic] --cflags | --ldflags | --cflags --ldflags
+       devtrace-cc --help
 
 Compiles with hook sites at every function entry, then runs the real
 compiler ($DEVTRACE_CC, else cc) with the arguments given.
@@ -13,7 +14,9 @@ compiler ($DEVTRACE_CC, else cc) with the arguments given.
               NOPs at each function's entry that the runtime turns into
               a skip-branch; a program runs at NOP speed when nothing
               traces it.  With -g, whose debug information names and
-              types the calls' arguments (-g0 after it: none)
+              types the calls' arguments (-g0 after it: none).  Your
+              own -fpatchable-function-entry is refused: the compiler
+              would keep one of the two, and only devtrace's makes sites.
   --classic   -finstrument-functions: always-called hooks, E and X
               records without arguments or return values
               (also DEVTRACE_MODE=classic)
@@ -21,6 +24,7 @@ compiler ($DEVTRACE_CC, else cc) with the arguments given.
   --cflags    print the flags for build systems that take CFLAGS
   --ldflags   print the flags that link the runtime (-ldevtrace), for
               programs that attach by themselves, without devtrace run
+              (with --cflags: both on one line, as pkg-config prints them)
   --help      this text
 
 The runtime itself (lib/libdevtrace.so) is never built with these flags;
@@ -51,12 +55,18 @@ flags() {
 	esac
 }
 
+ldflags() {
+	echo "-L$libdir -Wl,-rpath,$libdir -Wl,--push-state,--no-as-needed -ldevtrace -Wl,--pop-state"
+}
+
+# printed: --cflags, --ldflags or both, printed after the mode is known
+printed=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--classic) mode=classic; shift ;;
 	--patch) mode=patch; shift ;;
-	--cflags) flags; exit 0 ;;
-	--ldflags) echo "-L$libdir -Wl,-rpath,$libdir -Wl,--push-state,--no-as-needed -ldevtrace -Wl,--pop-state"; exit 0 ;;
+	--cflags) printed="$printed c"; shift ;;
+	--ldflags) printed="$printed l"; shift ;;
 	--help|-h) usage; exit 0 ;;
 	*) break ;;
 	esac
@@ -65,12 +75,31 @@ case $mode in
 classic|patch) ;;
 *) echo "devtrace-cc: unknown DEVTRACE_MODE '$mode' (patch or classic)" >&2; exit 2 ;;
 esac
+# both on one line, cflags first, as pkg-config --cflags --libs
+case $printed in
+*c*l*|*l*c*) echo "$(flags) $(ldflags)"; exit 0 ;;
+*c*) flags; exit 0 ;;
+*l*) ldflags; exit 0 ;;
+esac
 
 for a in "$@"; do
 	case $a in
 	-DDEVTRACE_RUNTIME|-DDEVTRACE_RUNTIME=*) exec $cc "$@" ;;
 	esac
 done
-# the flags go first, so a later -fpatchable-function-entry or
-# -fno-instrument-functions on the command line still wins
+# the sites are devtrace's -fpatchable-function-entry: with the user's
+# too, the compiler keeps one, and sleds not of the site's size are no
+# sites ("was it built with devtrace-cc?" at run time); so, refused.
+# Classic builds add none: theirs passes.
+[ "$mode" = classic ] || for a in "$@"; do
+	case $a in
+	-fpatchable-function-entry*)
+		for f in $(flags); do case $f in -fpatchable-function-entry=*) ours=$f;; esac; done
+		echo "devtrace-cc: $a: devtrace-cc adds its own, $ours, for the hook sites" \
+			"the runtime patches; the compiler keeps only one of the two, so leave yours out" >&2
+		exit 2 ;;
+	esac
+done
+# the flags go first, so a later -g0 or -fno-instrument-functions on the
+# command line still wins
 exec $cc $(flags) "$@"

@@ -18,6 +18,9 @@ fieldhere() {
 	}
 	if ((x = numval(v, uns)) == "") next
 	if (LOGX && x <= 0) { skipped++; next }
+	# the key as text: mawk's own subscripts of numbers beyond 2^31
+	# keep 6 digits (CONVFMT), making different values one
+	x = sprintf("%.17g", x)
 	if (!(x in V)) VS[++NV] = x
 	V[x]++
 	N++
@@ -61,7 +64,7 @@ END {
 	printf "set yrange [0:%.0f]\nset y2range [0:100]\nset y2tics 10\n", N
 	if (LOGX) print "set logscale x 2"
 	print "$v << EOD"
-	for (i = 1; i <= NV; i++) printf "%.17g %.0f\n", VS[i], V[VS[i]]
+	for (i = 1; i <= NV; i++) printf "%s %.0f\n", VS[i], V[VS[i]]
 	print "EOD"
 	print "plot $v using 1:2 smooth cumulative with steps lw 2 lc rgb \"" BLUE "\""
 }

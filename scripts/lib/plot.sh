@@ -17,7 +17,9 @@ plotterm() {
 	'') ;;
 	*.png)
 		term=png
-		gnuplot -e 'set terminal' 2>&1 | grep -q pngcairo && term=pngcairo;;
+		# </dev/null: after -e, gnuplot reads commands from standard
+		# input, the plot's data when it is piped
+		gnuplot -e 'set terminal' < /dev/null 2>&1 | grep -q pngcairo && term=pngcairo;;
 	*.svg) term="svg dynamic";;
 	*) bad "-o $1: the name must end in .png or .svg";;
 	esac
@@ -52,5 +54,11 @@ plotdraw() {
 		echo "set terminal $term size $w,$h font ',10' background rgb 'white'"
 		echo "set output '$q'"
 		cat "$plots/$1" "$tmp"
-	} | gnuplot
+	} | plotkeep | gnuplot
+}
+
+# plotkeep: standard input to standard output, and also into the file
+# DEVTRACE_PLOTINPUT names, if set: what gnuplot drew, to check
+plotkeep() {
+	if [ -n "${DEVTRACE_PLOTINPUT-}" ]; then tee -- "$DEVTRACE_PLOTINPUT"; else cat; fi
 }

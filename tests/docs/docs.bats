@@ -94,6 +94,35 @@ doc() {
 	assert_success
 }
 
+@test "rundoc: a manual page's escape that roff prints otherwise (a bare \\n) fails the document" {
+	f=$(doc bare.1 <<-'END'
+	.Sh EXAMPLES
+	.Bd -literal
+	$ printf 'a\n' > a.c
+	.Ed
+	END
+	)
+	run "$R" "$f"
+	assert_failure
+	assert_output "$f:3: the roff escape \\n does not print as the command the test runs; write \\e for a backslash"
+}
+
+@test "the manual pages: each command, as mandoc renders it, is the command the test runs" {
+	mapfile -t f < <(find "$ROOT/man" -name '*.[1-8]' -type f | sort)
+	[ "${#f[@]}" -ge 5 ]
+	for p in "${f[@]}"; do
+		mandoc -T ascii -O width=1000 "$p" | col -b | sed -n 's/^ *\$ /$ /p' > "$BATS_TEST_TMPDIR/shown"
+		awk -f "$BATS_TEST_DIRNAME/extract.awk" "$p" | sed -n 's/^C\t/$ /p' > "$BATS_TEST_TMPDIR/run"
+		run diff "$BATS_TEST_TMPDIR/shown" "$BATS_TEST_TMPDIR/run"
+		assert_success
+		assert_output ""
+	done
+	# the one that broke: devtrace(1)'s printf, with its newlines (not 0s)
+	mandoc -T ascii -O width=1000 "$ROOT/man/devtrace.1" > "$BATS_TEST_TMPDIR/devtrace.1.txt"
+	run grep -cF '); }\nint main(void) { return fib(2) != 1; }\n'"'"' > prog.c' "$BATS_TEST_TMPDIR/devtrace.1.txt"
+	assert_output 1
+}
+
 @test "README: every command shown runs, with the output shown" {
 	run "$R" "$ROOT/README"
 	assert_success

@@ -3,12 +3,24 @@
 # indented by four spaces, a line "$ command" and the lines after it up
 # to the next "$ " line or the block's end; fenced blocks are not read.
 # A manual page (mdoc): the same inside .Bd -literal ... .Ed, with the
-# roff escapes undone.  The convention is written in NOTES ("Commands
-# shown in the documents are tested").
+# roff escapes undone; any other escape is an "E<TAB>message" line, as
+# roff would not print what the test runs (a bare \n printed as 0).
+# The convention is written in NOTES ("Commands shown in the documents
+# are tested").
 FNR == 1 { man = FILENAME ~ /\.[1-8]$/ }
 function flushblank() { for (; nblank > 0; nblank--) if (incmd) print "O\t" }
+# escapes: an E line for each escape of s but \&, \(aq, \- and \e
+function escapes(s,   e) {
+	while (match(s, /\\(\(..|.?)/)) {
+		e = substr(s, RSTART, RLENGTH)
+		if (e !~ /^\\([&e-]|\(aq)$/)
+			print "E\t" FILENAME ":" FNR ": the roff escape " e " does not print as the command the test runs; write \\e for a backslash"
+		s = substr(s, RSTART + RLENGTH)
+	}
+}
 function text(s) {
 	if (!man) return s
+	escapes(s)
 	gsub(/\\&/, "", s); gsub(/\\\(aq/, "'", s); gsub(/\\-/, "-", s)
 	gsub(/\\e/, "\\", s)
 	return s

@@ -88,6 +88,36 @@ counter() { state | awk -v k="#$1" '$1 == k { print $2 }'; }
 	assert_failure
 }
 
+@test "devtrace-cc --cflags --ldflags prints both on one line, the cflags first, as pkg-config does" {
+	run "$CCWRAP" --cflags
+	c=$output
+	run "$CCWRAP" --ldflags
+	l=$output
+	assert_output --partial " -ldevtrace "
+	run "$CCWRAP" --cflags --ldflags
+	assert_success
+	assert_output "$c $l"
+	run "$CCWRAP" --ldflags --cflags
+	assert_output "$c $l"
+	run "$CCWRAP" --classic --cflags --ldflags
+	assert_output "-finstrument-functions -I$(cd "$(dirname "$CCWRAP")/../include" && pwd) $l"
+}
+
+@test "devtrace-cc refuses the user's -fpatchable-function-entry, naming its own, exit 2; --classic and the runtime's compile pass it" {
+	printf 'int f(void) { return 1; }\n' > "$T/x.c"
+	run "$CCWRAP" -O1 -fpatchable-function-entry=2 -c -o "$T/x.o" "$T/x.c"
+	assert_failure 2
+	assert_output "devtrace-cc: -fpatchable-function-entry=2: devtrace-cc adds its own, -fpatchable-function-entry=$SLEDNOPS,0, for the hook sites the runtime patches; the compiler keeps only one of the two, so leave yours out"
+	run test -e "$T/x.o"
+	assert_failure
+	run "$CCWRAP" --classic -O1 -fpatchable-function-entry=2 -c -o "$T/x.o" "$T/x.c"
+	assert_success
+	run sh -c "readelf -W -S '$T/x.o' | grep -cw __patchable_function_entries"
+	assert_output 1
+	run "$CCWRAP" -DDEVTRACE_RUNTIME -O1 -fpatchable-function-entry=2 -c -o "$T/r.o" "$T/x.c"
+	assert_success
+}
+
 @test "a build has its NOP sled (amd64: 7 bytes, arm64: 3 words) at every function entry; the runtime has none" {
 	run readelf -W -S "$H/fx_basic"
 	assert_output --partial "__patchable_function_entries"

@@ -76,3 +76,29 @@ setup() {
 	assert_line --partial "unchecked.cases:14:2: error: In Bats, ! does not cause a test failure. Use 'run ! ' (on Bats >= 1.5.0) instead. [SC2314]"
 	assert_line --partial "unchecked.cases:15:2: error: In Bats, ! does not cause a test failure. Fold the \`!\` into the conditional! [SC2315]"
 }
+
+# groff -ww warns of what mandoc -T lint lets pass: in a page, a bare \n
+# reads a number register, and printf 'a\n' printed as printf 'a0
+@test "groff -ww warns of nothing in the manual pages" {
+	mapfile -t f < <(find man -name '*.[1-8]' -type f | sort)
+	[ "${#f[@]}" -ge 5 ]
+	for p in "${f[@]}"; do
+		run groff -mandoc -ww -z "$p"
+		assert_success
+		assert_output ""
+	done
+}
+
+@test "groff -ww is on: it flags a bare \\n in a literal block" {
+	cat > "$BATS_TEST_TMPDIR/x.1" <<-'END'
+	.Dd today
+	.Dt X 1
+	.Os
+	.Sh EXAMPLES
+	.Bd -literal
+	$ printf 'a\n'
+	.Ed
+	END
+	run groff -mandoc -ww -z "$BATS_TEST_TMPDIR/x.1"
+	assert_output --partial "x.1:6: warning: number register ''' not defined"
+}

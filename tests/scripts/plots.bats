@@ -1,5 +1,6 @@
 #!/usr/bin/env bats
-# plots/createplot and plots/distplot: pictures, quickly, without errors.
+# plots/createplot and plots/distplot: pictures, quickly, without errors;
+# every plot, flamegraph too, drawing all of a piped input.
 load helper
 
 # picture KIND FILE: FILE is a non-empty PNG or SVG
@@ -129,4 +130,76 @@ quiet() {
 	assert_output ""
 	run head -c 4 plotme.png
 	assert_output "$(printf '\211PNG')"
+}
+
+# piped IN PLOT ARGS...: under each awk, cat IN | PLOT -o x.png ARGS,
+# the PNG that broke (a gnuplot that probed the terminals read the
+# first lines), with the gnuplot input it drew kept in $BATS_TEST_TMPDIR/AWK.gp
+piped() {
+	local in=$1 plot=$2 a
+	shift 2
+	for a in $AWKS; do
+		cat -- "$in" | AWK=$a DEVTRACE_PLOTINPUT="$BATS_TEST_TMPDIR/$a.gp" "$plot" -o "$BATS_TEST_TMPDIR/$a.png" "$@" ||
+			fail "AWK=$a: $plot $* failed"
+		picture png "$BATS_TEST_TMPDIR/$a.png"
+	done
+}
+
+# block NAME FILE: the lines of the data block $NAME in gnuplot input FILE
+block() { sed -n "/^\\\$$1 << EOD\$/,/^EOD\$/p" "$2"; }
+
+@test "flamegraph: a piped input is drawn whole, as from a file" {
+	"$S/folded" -s "$F/threads.syms" -v "ctl=$F/tracectl" "$F/threads.trace" > "$BATS_TEST_TMPDIR/f"
+	total=$(awk '{ s += $NF } END { print s }' "$BATS_TEST_TMPDIR/f")
+	assert_equal "$total" 250
+	AWK=gawk "$P/flamegraph" -u ns "$BATS_TEST_TMPDIR/f" > "$BATS_TEST_TMPDIR/file.gp"
+	piped "$BATS_TEST_TMPDIR/f" "$P/flamegraph" -u ns
+	for a in $AWKS; do
+		run grep '^set xlabel' "$BATS_TEST_TMPDIR/$a.gp"
+		assert_output "set xlabel \"share of all ns ($total in all), percent\""
+		run block boxes "$BATS_TEST_TMPDIR/$a.gp"
+		assert_output "$(block boxes "$BATS_TEST_TMPDIR/file.gp")"
+	done
+}
+
+@test "distplot: a piped input is drawn whole, as from a file, both kinds" {
+	n=$(grep -c '^E ' "$F/args.trace")
+	assert_equal "$n" 9
+	for k in '' -b; do
+		# the values as gawk reads them from the file; mawk once made
+		# 140737488216080 and 140737488216096 one (6 digits)
+		AWK=gawk "$P/distplot" ${k:+"$k"} arg0 "$F/args.trace" > "$BATS_TEST_TMPDIR/file.gp"
+		piped "$F/args.trace" "$P/distplot" ${k:+"$k"} arg0
+		for a in $AWKS; do
+			run grep '^set title' "$BATS_TEST_TMPDIR/$a.gp"
+			assert_output "set title \"arg0 in standard input ($n values)\" noenhanced"
+			run sed -n '/<< EOD$/,$p' "$BATS_TEST_TMPDIR/$a.gp"
+			assert_output "$(sed -n '/<< EOD$/,$p' "$BATS_TEST_TMPDIR/file.gp")"
+		done
+	done
+}
+
+@test "createplot: a piped input is drawn whole, every thread, as from a file" {
+	n=$("$S/durations" "$F/threads.trace" | wc -l)
+	assert_equal "$n" 7
+	AWK=gawk "$P/createplot" -m 0 -s "$F/threads.syms" "$F/threads.trace" > "$BATS_TEST_TMPDIR/file.gp"
+	piped "$F/threads.trace" "$P/createplot" -m 0 -s "$F/threads.syms"
+	for a in $AWKS; do
+		run grep '^set title' "$BATS_TEST_TMPDIR/$a.gp"
+		assert_output "set title \"call timeline of standard input ($n calls)\" noenhanced"
+		run grep '^set ytics' "$BATS_TEST_TMPDIR/$a.gp"
+		assert_output 'set ytics ("tid 400" 0.5, "tid 301" 2.1, "tid 300" 4.7)'
+		run block bars "$BATS_TEST_TMPDIR/$a.gp"
+		assert_output "$(block bars "$BATS_TEST_TMPDIR/file.gp")"
+		run block labels "$BATS_TEST_TMPDIR/$a.gp"
+		assert_output "$(block labels "$BATS_TEST_TMPDIR/file.gp")"
+	done
+}
+
+@test "plots: DEVTRACE_PLOTINPUT keeps what gnuplot drew, without -o nothing" {
+	DEVTRACE_PLOTINPUT="$BATS_TEST_TMPDIR/kept.gp" "$P/distplot" -o "$BATS_TEST_TMPDIR/d.svg" arg0 "$F/args.trace"
+	run grep -c '^set output ' "$BATS_TEST_TMPDIR/kept.gp"
+	assert_output 1
+	DEVTRACE_PLOTINPUT="$BATS_TEST_TMPDIR/none.gp" "$P/distplot" arg0 "$F/args.trace" > /dev/null
+	[ ! -e "$BATS_TEST_TMPDIR/none.gp" ] || fail "without -o, DEVTRACE_PLOTINPUT was written"
 }
