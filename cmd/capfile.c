@@ -27,16 +27,52 @@ struct Capfile {
 	Src *v;
 	size_t nsrc;
 	int truncated;
+	Caphdr h;
+	const char *tail;	/* the trailer's text, in p; nil: none */
+	size_t ntail;
+	char *text;		/* the header's text then the trailer's, copied, split in lines */
+	char **key, **val;
+	size_t ninfo;
 };
 
-void
-capheader(Caphdr *h, uint64_t hz)
+/* 8-aligned: the records after the text stay aligned */
+static size_t
+padded(size_t n)
 {
-	memset(h, 0, sizeof *h);
+	return (n + 7) & ~(size_t)7;
+}
+
+char *
+capheader(uint64_t hz, const char *text, size_t *len)
+{
+	size_t t = padded(strlen(text));
+	Caphdr *h;
+
+	if ((h = calloc(1, sizeof *h + t)) == NULL)
+		return NULL;
 	memcpy(h->magic, Magic, sizeof h->magic);
 	h->version = Capversion;
 	h->recsize = sizeof(Rec);
 	h->hz = hz;
+	h->textlen = t;
+	memcpy(h + 1, text, strlen(text));
+	*len = sizeof *h + t;
+	return (char *)h;
+}
+
+char *
+captrailer(const char *text, size_t *len)
+{
+	size_t t = padded(strlen(text));
+	Capchunk *c;
+
+	if ((c = calloc(1, sizeof *c + t)) == NULL)
+		return NULL;
+	c->src = Capinfo;
+	c->n = t;
+	memcpy(c + 1, text, strlen(text));
+	*len = sizeof *c + t;
+	return (char *)c;
 }
 
 static int
@@ -77,13 +113,22 @@ bysrc(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* the chunks of a version 2 file, or its one run of records (version 1); -1 out of memory */
+/* the chunk after ch: a trailer's n is bytes, a source's records */
+static const Capchunk *
+next(const Capchunk *ch)
+{
+	if (ch->src == Capinfo)
+		return (const Capchunk *)((const char *)(ch + 1) + ch->n);
+	return (const Capchunk *)((const Rec *)(ch + 1) + ch->n);
+}
+
+/* the chunks of a version 2 or 3 file, or its one run of records (version 1); -1 out of memory */
 static int
 chunks(Capfile *f, const char *path, const char *who, uint32_t version)
 {
 	const char *end = f->p + f->len;
 	const Capchunk *ch;
-	size_t have, h = sizeof(Caphdr);
+	size_t have, h = sizeof(Caphdr) + f->h.textlen;
 
 	if (f->len <= h)
 		return 0;
@@ -98,7 +143,7 @@ chunks(Capfile *f, const char *path, const char *who, uint32_t version)
 		}
 		return 0;
 	}
-	for (ch = (const Capchunk *)(f->p + h); (const char *)ch < end; ch = (const Capchunk *)((const Rec *)(ch + 1) + ch->n)) {
+	for (ch = (const Capchunk *)(f->p + h); (const char *)ch < end; ch = next(ch)) {
 		if ((size_t)(end - (const char *)ch) < sizeof *ch) {
 			fprintf(stderr, "%s: %s: truncated: its last chunk header has %zu of its %zu bytes\n",
 				who, path, (size_t)(end - (const char *)ch), sizeof *ch);
@@ -106,6 +151,16 @@ chunks(Capfile *f, const char *path, const char *who, uint32_t version)
 			return 0;
 		}
 		have = end - (const char *)(ch + 1);
+		if (ch->src == Capinfo) {	/* the trailer: text */
+			if (have < ch->n) {
+				fprintf(stderr, "%s: %s: truncated: its trailer has %zu of its %u bytes\n", who, path, have, ch->n);
+				f->truncated = 1;
+				return 0;
+			}
+			f->tail = (const char *)(ch + 1);
+			f->ntail = ch->n;
+			continue;
+		}
 		if (have < (size_t)ch->n * sizeof(Rec)) {	/* its whole records all the same */
 			if (have >= sizeof(Rec) && addchunk(f, ch->src, (const Rec *)(ch + 1), have / sizeof(Rec)) < 0)
 				return -1;
@@ -116,6 +171,62 @@ chunks(Capfile *f, const char *path, const char *who, uint32_t version)
 		}
 		if (ch->n > 0 && addchunk(f, ch->src, (const Rec *)(ch + 1), ch->n) < 0)
 			return -1;
+	}
+	return 0;
+}
+
+/* the header's text and the trailer's as KEY VALUE pairs: -1 out of memory */
+static int
+infosplit(Capfile *f)
+{
+	const char *h = f->p + sizeof(Caphdr);
+	size_t nh = f->h.textlen ? strnlen(h, f->h.textlen) : 0, nt = f->tail ? strnlen(f->tail, f->ntail) : 0, n = 0, k;
+	char *l, *e;
+
+	/* each ends in a newline, whatever the file holds */
+	if ((f->text = malloc(nh + nt + 3)) == NULL)
+		return -1;
+	memcpy(f->text, h, nh);
+	f->text[nh] = '\n';
+	memcpy(f->text + nh + 1, f->tail ? f->tail : "", nt);
+	f->text[nh + 1 + nt] = '\n';
+	f->text[nh + 2 + nt] = 0;
+	for (l = f->text; *l; l++)
+		n += *l == '\n';
+	if ((f->key = calloc(n + 1, sizeof *f->key)) == NULL || (f->val = calloc(n + 1, sizeof *f->val)) == NULL)
+		return -1;
+	for (l = f->text, k = 0; *l; l = e + 1) {
+		e = strchr(l, '\n');
+		*e = 0;
+		if (*l == 0)
+			continue;
+		f->key[k] = l;
+		l += strcspn(l, " ");
+		f->val[k++] = *l ? (*l = 0, l + 1) : l;
+	}
+	f->ninfo = k;
+	return 0;
+}
+
+/* the header read and checked: 0, or -1 (told) */
+static int
+header(int fd, const char *path, const char *who, size_t len, Caphdr *h)
+{
+	if (len < sizeof *h || pread(fd, h, sizeof *h, 0) != sizeof *h || memcmp(h->magic, Magic, sizeof h->magic) != 0) {
+		fprintf(stderr, "%s: %s: not a file of devtrace record (no devtrace header)\n", who, path);
+		return -1;
+	}
+	if (h->version < 1 || h->version > Capversion || h->recsize != sizeof(Rec)) {
+		fprintf(stderr, "%s: %s: version %u with records of %u bytes: this devtrace reads versions 1 to %d, %zu bytes\n",
+			who, path, h->version, h->recsize, Capversion, sizeof(Rec));
+		return -1;
+	}
+	if (h->version < 3)	/* reserved, 0 */
+		h->textlen = 0;
+	if (h->textlen > len - sizeof *h || h->textlen % 8 != 0) {
+		fprintf(stderr, "%s: %s: truncated: its header's text has %zu of its %llu bytes\n",
+			who, path, len - sizeof *h, (unsigned long long)h->textlen);
+		return -1;
 	}
 	return 0;
 }
@@ -134,14 +245,7 @@ capopen(const char *path, const char *who)
 			close(fd);
 		return NULL;
 	}
-	if ((size_t)sb.st_size < sizeof h || pread(fd, &h, sizeof h, 0) != sizeof h || memcmp(h.magic, Magic, sizeof h.magic) != 0) {
-		fprintf(stderr, "%s: %s: not a file of devtrace record (no devtrace header)\n", who, path);
-		close(fd);
-		return NULL;
-	}
-	if ((h.version != 1 && h.version != Capversion) || h.recsize != sizeof(Rec)) {
-		fprintf(stderr, "%s: %s: version %u with records of %u bytes: this devtrace reads versions 1 and %d, %zu bytes\n",
-			who, path, h.version, h.recsize, Capversion, sizeof(Rec));
+	if (header(fd, path, who, sb.st_size, &h) < 0) {
 		close(fd);
 		return NULL;
 	}
@@ -151,15 +255,16 @@ capopen(const char *path, const char *who)
 		return NULL;
 	}
 	f->len = sb.st_size;
+	f->h = h;
 	/* the whole file mapped: the merge reads every source's chunks at once */
-	if (f->len > sizeof h && (f->p = mmap(NULL, f->len, PROT_READ, MAP_PRIVATE, fd, 0)) == MAP_FAILED) {
+	if ((f->p = mmap(NULL, f->len, PROT_READ, MAP_PRIVATE, fd, 0)) == MAP_FAILED) {
 		fprintf(stderr, "%s: %s: %s\n", who, path, strerror(errno));
 		close(fd);
 		free(f);
 		return NULL;
 	}
 	close(fd);
-	if (chunks(f, path, who, h.version) < 0) {
+	if (chunks(f, path, who, h.version) < 0 || infosplit(f) < 0) {
 		fprintf(stderr, "%s: out of memory\n", who);
 		capclose(f);
 		return NULL;
@@ -167,6 +272,35 @@ capopen(const char *path, const char *who)
 	if (f->nsrc > 1)	/* v is nil with no chunk: qsort may not be given nil */
 		qsort(f->v, f->nsrc, sizeof f->v[0], bysrc);
 	return f;
+}
+
+uint32_t
+capversion(Capfile *f)
+{
+	return f->h.version;
+}
+
+uint64_t
+caphz(Capfile *f)
+{
+	return f->h.hz;
+}
+
+int
+capended(Capfile *f)
+{
+	return f->tail != NULL;
+}
+
+const char *
+capinfo(Capfile *f, const char *key, int i)
+{
+	size_t k;
+
+	for (k = 0; k < f->ninfo; k++)
+		if (strcmp(f->key[k], key) == 0 && i-- == 0)
+			return f->val[k];
+	return NULL;
 }
 
 int
@@ -229,6 +363,9 @@ capclose(Capfile *f)
 		free(f->v[k].n);
 	}
 	free(f->v);
+	free(f->text);
+	free(f->key);
+	free(f->val);
 	if (f->p != NULL)
 		munmap((void *)f->p, f->len);
 	free(f);

@@ -10,18 +10,27 @@
  *
  * The file (native byte order: the device is amd64's): a header,
  *	0	8	magic "devtrace"
- *	8	4	version (2)
+ *	8	4	version (3)
  *	12	4	record size (sizeof(Rec), 56)
  *	16	8	#hz, the cycle counter's rate
- *	24	8	0, reserved
+ *	24	8	t, the length of the text that follows (version 2: 0)
+ *	32	t	the header's text: lines "KEY VALUE", NUL-padded to a multiple of 8
  * then chunks, each
  *	0	4	source: a writer's ring 0, 1, ...; Capshared (0xffffffff) the shared ring
  *	4	4	n, its records that follow
  *	8	56n	the records, each a Rec as the device defines it, in the source's order
+ * and last, once record has finished, the trailer: a chunk of source
+ * Capinfo (0xfffffffe) whose n is the length of its text (lines as the
+ * header's, padded alike).  A file without one is read all the same:
+ * record was killed, or is still writing.  The header's keys: clock
+ * TICKS NS (the state's #clock when record began), pid, command (the
+ * program and its arguments, quoted as a shell reads them), trace (-t's
+ * globs), host, kernel; the trailer's: end TICKS NS, lost, object (one
+ * line each: the objects of the recorded pcs, as FILE.syms holds them).
  * A source's records are its chunks' in file order.  The reader gives
  * the oldest next record of all sources (ticks), on a tie the shared
  * ring's, then the lower ring's: the order devread's merge gives.
- * Version 1 (the records merged, no chunks) is read too.
+ * Version 2 (no text) and 1 (the records merged, no chunks) are read too.
  */
 #ifndef DEVTRACE_CAPFILE_H
 #define DEVTRACE_CAPFILE_H
@@ -29,8 +38,9 @@
 #include "dev/devtrace.h"
 
 enum {
-	Capversion = 2,
+	Capversion = 3,
 	Capshared = 0xffffffffu,	/* a chunk's source: the shared ring */
+	Capinfo = 0xfffffffeu,	/* the trailer's: text, n bytes */
 };
 
 typedef struct Caphdr Caphdr;
@@ -39,7 +49,7 @@ struct Caphdr {
 	uint32_t version;
 	uint32_t recsize;
 	uint64_t hz;
-	uint64_t reserved;
+	uint64_t textlen;
 };
 
 typedef struct Capchunk Capchunk;
@@ -50,9 +60,14 @@ struct Capchunk {
 
 typedef struct Capfile Capfile;
 
-void	capheader(Caphdr *h, uint64_t hz);	/* the header of a file of this version */
+char	*capheader(uint64_t hz, const char *text, size_t *len);	/* the header of a file of this version with text ("KEY VALUE" lines), malloc'd, *len bytes; nil: no memory */
+char	*captrailer(const char *text, size_t *len);	/* the trailer chunk with text, malloc'd, *len bytes; nil: no memory */
 Capfile	*capopen(const char *path, const char *who);	/* the file mapped and its chunks found; nil if it cannot be read (told, as "WHO: PATH: ...") */
 int	captruncated(Capfile *f);	/* its end was cut (told at capopen): caprun gives its whole records all the same */
+uint32_t	capversion(Capfile *f);
+uint64_t	caphz(Capfile *f);	/* 0: none */
+int	capended(Capfile *f);	/* it has the trailer record writes when it finishes */
+const char	*capinfo(Capfile *f, const char *key, int i);	/* the value of the i-th line KEY of the header's text, then the trailer's (NUL-terminated); nil if none */
 const Rec	*caprun(Capfile *f, size_t max, size_t *n);	/* the next 1..max records in the merge's order, *n of them in a row; nil at the end */
 void	capclose(Capfile *f);
 #endif

@@ -2,7 +2,9 @@
  * cat.c: devtrace cat, cat trace through the shared memory: the queued
  * records, consumed, as lines; -f waits for more.  devtrace cat FILE:
  * the records devtrace record saved in FILE (capfile.h), as the lines
- * reading trace would have given, made by the device's own formatter.
+ * reading trace would have given, made by the device's own formatter,
+ * after the file's #hz and #clock as the device's state gives them: the
+ * scripts take their time unit from them, with no device at hand.
  */
 #include <errno.h>
 #include <signal.h>
@@ -39,6 +41,13 @@ catfile(const char *path)
 
 	if ((f = capopen(path, "devtrace cat")) == NULL)
 		return 1;
+	if (caphz(f) != 0)
+		nl = snprintf(buf, sizeof buf, "#hz %llu\n", (unsigned long long)caphz(f));
+	if (capinfo(f, "clock", 0) != NULL)
+		nl += snprintf(buf + nl, sizeof buf - nl, "#clock %s\n", capinfo(f, "clock", 0));
+	if (nl > 0)
+		rc = writeall(1, buf, nl) < 0;
+	nl = 0;
 	while (rc == 0 && (r = caprun(f, Nrec - nl, &n)) != NULL) {
 		for (i = 0; i < n; i++)
 			devfmt(buf + nl++ * Reclen, &r[i]);

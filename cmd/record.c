@@ -4,8 +4,12 @@
  * and unformatted, into a capture file (capfile.h), so a capture keeps
  * up with the writers; devtrace cat FILE (cat.c) prints them.  record
  * does not merge: each pass copies every source's queued records in
- * bulk as a chunk of their own.  The symbol file is copied beside it,
- * FILE.syms, as devtrace run -o does.  With -t the records are those of
+ * bulk as a chunk of their own.  Its header says what the recording is
+ * (the command, pid, host, kernel, #hz and #clock), its trailer how it
+ * ended (the end's clock, the losses, the objects); FILE.syms and
+ * FILE.sigs beside it are the symbols and signatures of the objects the
+ * records' pcs fall in (recsyms.c), as devtrace run -o writes them, so
+ * the file is read with no device at hand.  With -t the records are those of
  * a session of record's own (ownsess.c) watching the program it starts.
  * Lossless by default: policy block while it reads, in its session or
  * at the top level (toppolicy.c, the policy before put back at the end),
@@ -21,11 +25,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 #include "cmd/client.h"
 #include "cmd/capfile.h"
+#include "cmd/recsyms.h"
 
 enum {
 	Nsrc = 8192,		/* records one source gives a pass at most (one lock hold, ~0.1 ms) */
@@ -50,10 +56,13 @@ usage(FILE *f)
 "Save the records the device queues into FILE, in its binary form, straight\n"
 "from the shared memory, as fast as they are written, until SIGINT or\n"
 "SIGTERM; with prog, run prog attached to the device (as devtrace run does)\n"
-"and stop when it exits.  Then save what is still queued, copy the symbol\n"
-"file to FILE.syms (when FILE is a regular file), and tell on standard error\n"
-"how many records were saved and how many the device counted lost (#lost\n"
-"and #dropped) meanwhile.  devtrace cat FILE prints the records as the\n"
+"and stop when it exits.  Then save what is still queued, and tell on\n"
+"standard error how many records were saved and how many the device\n"
+"counted lost (#lost and #dropped) meanwhile.  FILE says what it is\n"
+"(devtrace info FILE); beside it (when FILE is a regular file) FILE.syms\n"
+"and FILE.sigs hold the symbols and signatures of the objects the records\n"
+"fall in, so devtrace cat FILE | scripts/name FILE.syms | scripts/flow\n"
+"needs no device: cat prints #hz and #clock, then the records as the\n"
 "121-byte lines reading trace would have given.\n"
 "  -o, --output FILE  where the records go (needed)\n"
 "  -t, --trace GLOB   a session of record's own, its trace of the functions\n"
@@ -70,8 +79,9 @@ usage(FILE *f)
 "put back at the end, unless changed meanwhile.  With -t it\n"
 "starts a server if none runs, and stops it at the end.  Exit status:\n"
 "prog's (128+N if signal N ended it); 127 if prog is not found; 1 if no\n"
-"server serves the device, an option is refused or FILE could not be\n"
-"written; 2 for bad usage.\n", Nglob, Blockms, Blockms);
+"server serves the device, an option is refused, FILE could not be\n"
+"written, or (prog exiting 0) nothing was recorded because the device\n"
+"was stopped; 2 for bad usage.\n", Nglob, Blockms, Blockms);
 }
 
 static void
@@ -110,6 +120,7 @@ counters(Shm *s, unsigned long long *lost, unsigned long long *queued)
 /* the write buffer: chunks as a pass makes them */
 static char *obuf;
 static size_t opos;
+static Recsyms pcs;	/* the pcs saved: the objects of the recording */
 
 static int
 flush(int fd, const char *out)
@@ -154,6 +165,10 @@ save(Shm *s, Reader *rd, int fd, const char *out, unsigned long long max, int *w
 		}
 		if (rd->wait)
 			*wait = 1;
+		if (n > 0 && recpcs(&pcs, (Rec *)(c + 1), n) < 0) {
+			fprintf(stderr, "devtrace record: out of memory\n");
+			return -1;
+		}
 		if (n > 0) {
 			c->src = src;
 			c->n = n;
@@ -162,6 +177,112 @@ save(Shm *s, Reader *rd, int fd, const char *out, unsigned long long max, int *w
 		}
 	}
 	return done;
+}
+
+/* a word as a shell reads it: quoted where needed; a control character shows as ? (the text is lines) */
+static void
+quote(FILE *f, const char *a)
+{
+	if (*a && strspn(a, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./:=@%+,-") == strlen(a)) {
+		fputs(a, f);
+		return;
+	}
+	fputc('\'', f);
+	for (; *a; a++)
+		if (*a == '\'')
+			fputs("'\\''", f);
+		else
+			fputc((unsigned char)*a < ' ' || *a == 0x7f ? '?' : *a, f);
+	fputc('\'', f);
+}
+
+/* the state's "#clock TICKS NS": 1 if it has one */
+static int
+clockof(const char *st, unsigned long long *ticks, unsigned long long *ns)
+{
+	const char *l = strstr(st, "\n#clock ");
+
+	return l != NULL && sscanf(l, "\n#clock %llu %llu", ticks, ns) == 2;
+}
+
+/* the header's text (capfile.h's keys): what the recording is; malloc'd, nil if no memory */
+static char *
+hdrtext(Ownsess *o, char **argv, pid_t pid, const char *clock)
+{
+	struct utsname u;
+	char *text = NULL;
+	size_t len;
+	FILE *f;
+	int i;
+
+	if ((f = open_memstream(&text, &len)) == NULL)
+		return NULL;
+	fputs(clock, f);
+	if (argv[0] != NULL) {
+		fprintf(f, "pid %d\ncommand", (int)pid);
+		for (i = 0; argv[i]; i++) {
+			fputc(' ', f);
+			quote(f, argv[i]);
+		}
+		fputc('\n', f);
+	}
+	if (o->nglob > 0) {	/* globs hold no space (badglob) */
+		fputs("trace", f);
+		for (i = 0; i < o->nglob; i++)
+			fprintf(f, " %s", o->glob[i]);
+		fputc('\n', f);
+	}
+	if (uname(&u) == 0)
+		fprintf(f, "host %s\nkernel %s %s %s\n", u.nodename, u.sysname, u.release, u.machine);
+	if (fclose(f) != 0) {
+		free(text);
+		return NULL;
+	}
+	return text;
+}
+
+/* a text block (the header, the trailer) to the file: 0, or -1 (told) */
+static int
+writeblock(int fd, const char *out, char *b, size_t len)
+{
+	int rc = 0;
+
+	if (b == NULL) {
+		fprintf(stderr, "devtrace record: out of memory\n");
+		return -1;
+	}
+	if (writeall(fd, b, len) < 0) {
+		fprintf(stderr, "devtrace record: %s: %s\n", out, strerror(errno));
+		rc = -1;
+	}
+	free(b);
+	return rc;
+}
+
+/* the trailer: the end's clock and the losses, when the state was had (st), and the objects */
+static int
+writetrailer(int fd, const char *out, const char *st, unsigned long long lost, Recsyms *r)
+{
+	unsigned long long ticks, ns;
+	char *text = NULL, *b;
+	size_t len, i;
+	FILE *f;
+
+	if ((f = open_memstream(&text, &len)) == NULL)
+		return writeblock(fd, out, NULL, 0);
+	if (st != NULL && clockof(st, &ticks, &ns))
+		fprintf(f, "end %llu %llu\n", ticks, ns);
+	if (st != NULL)
+		fprintf(f, "lost %llu\n", lost);
+	for (i = 0; i < r->nobj; i++)
+		fprintf(f, "object %s\n", r->obj[i]);
+	if (fclose(f) != 0) {
+		free(text);
+		return writeblock(fd, out, NULL, 0);
+	}
+	b = captrailer(text, &len);
+	free(text);
+	return writeblock(fd, out, b, len);
 }
 
 /* before anything is made: prog must be there, and the runtime to attach it (as devtrace run) */
@@ -254,6 +375,20 @@ capture(Ownsess *o, Shm *s, int fd, const char *out, pid_t pid, int *rc)
 	return n < 0 ? -1 : (long long)(saved + tail);
 }
 
+/*
+ * Nothing recorded from a stopped device (without -t: with it the
+ * session is started) is a mistake worth an exit status of 1: 1 (told).
+ */
+static int
+stopped(Ownsess *o, const char *st, long long saved)
+{
+	if (o->nglob > 0 || saved != 0 || st == NULL || !statehas(st, "stop"))
+		return 0;
+	fprintf(stderr, "devtrace record: the device is stopped: nothing was recorded; "
+		"devtrace ctl start (with a trace on), or devtrace record -t GLOB -o FILE -- prog\n");
+	return 1;
+}
+
 /* the device's top level (attach), or with -t a session of record's own; nil with the exit status in *rc */
 static Shm *
 source(Ownsess *o, char **argv, int *rc)
@@ -302,13 +437,13 @@ xrecord(Cmd *c, int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	static Ownsess own = { .who = "devtrace record" };
-	unsigned long long lost0, lost1, queued;
-	char *out = NULL, *st, path[4096];
+	unsigned long long lost0, lost = 0, hz, ticks = 0, ns = 0;
+	char *out = NULL, *st, *text, *hdr, clock[64];
 	Ownsess *o = &own;
 	Toppolicy top = { "", "" };
 	char *policy = NULL;
-	Caphdr h;
 	long long saved;
+	size_t len = 0;
 	int ch, fd = -1, rc = 0, bad = 0, regular;
 	struct stat sb;
 	pid_t pid = 0;
@@ -360,9 +495,12 @@ xrecord(Cmd *c, int argc, char **argv)
 	if ((st = stateget(s, "devtrace record")) == NULL)
 		goto out;
 	lost0 = lostcount(st);
-	capheader(&h, statecounter(st, "hz"));
+	hz = statecounter(st, "hz");
+	clock[0] = 0;
+	if (clockof(st, &ticks, &ns))
+		snprintf(clock, sizeof clock, "clock %llu %llu\n", ticks, ns);
 	/* close-on-exec: neither prog nor anything it starts inherits it */
-	if ((fd = open(out, O_WRONLY|O_CREAT|O_TRUNC|O_CLOEXEC, 0666)) < 0 || writeall(fd, (char *)&h, sizeof h) < 0) {
+	if ((fd = open(out, O_WRONLY|O_CREAT|O_TRUNC|O_CLOEXEC, 0666)) < 0) {
 		fprintf(stderr, "devtrace record: %s: %s\n", out, strerror(errno));
 		goto out;
 	}
@@ -377,31 +515,45 @@ xrecord(Cmd *c, int argc, char **argv)
 		shmreader(s, getpid(), 0);
 		goto out;
 	}
-	rc = 0;
-	/* with -t ownstart passes signals on to prog, and ownwait reaps it */
-	child = o->nglob > 0 ? 0 : pid;
-	saved = capture(o, s, fd, out, pid, &rc);
+	/* the header once prog runs, its pid known; nothing is read before it */
+	text = hdrtext(o, argv + optind, pid, clock);
+	hdr = text ? capheader(hz, text, &len) : NULL;
+	free(text);
+	if (writeblock(fd, out, hdr, len) < 0) {
+		saved = -1;
+		if (pid > 0)	/* prog runs all the same: its end is waited for */
+			ended(o, pid, 1, &rc);
+	} else {
+		rc = 0;
+		/* with -t ownstart passes signals on to prog, and ownwait reaps it */
+		child = o->nglob > 0 ? 0 : pid;
+		saved = capture(o, s, fd, out, pid, &rc);
+	}
 	bad = toppolicyrestore(s, &top, "devtrace record");
 	shmreader(s, getpid(), 0);
+	if (saved < 0)
+		bad = 1;
+	/* the objects recorded; their symbols beside a file, not beside /dev/null or a pipe */
+	if (o->nglob == 0 && shmpath(clientdir(), ".syms", o->syms, sizeof o->syms) < 0)
+		o->syms[0] = 0;
+	if (saved >= 0)
+		bad |= recsymsto(&pcs, o->syms, regular ? out : NULL, "devtrace record");
+	if ((st = stateget(s, "devtrace record")) != NULL)
+		lost = lostcount(st) - lost0;
+	if (saved >= 0 && writetrailer(fd, out, st, lost, &pcs) < 0)
+		bad = 1;
 	if (close(fd) < 0) {
 		fprintf(stderr, "devtrace record: %s: %s\n", out, strerror(errno));
 		bad = 1;
 	}
 	fd = -1;
-	if (saved < 0)
-		bad = 1;
-	/* the symbols beside a file, not beside /dev/null or a pipe */
-	snprintf(path, sizeof path, "%s.syms", out);
-	if (regular && (shmpath(clientdir(), ".syms", o->syms, sizeof o->syms) < 0 || copyfile(o->syms, path) < 0)) {
-		fprintf(stderr, "devtrace record: %s: %s\n", path, strerror(errno));
-		bad = 1;
-	}
-	if (saved >= 0 && counters(s, &lost1, &queued) == 0)
-		fprintf(stderr, "devtrace record: %lld records saved, %llu lost\n", saved, lost1 - lost0);
+	if (saved >= 0 && st != NULL)
+		fprintf(stderr, "devtrace record: %lld records saved, %llu lost\n", saved, lost);
 	else if (saved >= 0) {	/* the lock was not had: the losses are not known */
 		fprintf(stderr, "devtrace record: %lld records saved\n", saved);
 		bad = 1;
 	}
+	bad |= stopped(o, st, saved);
 	bad |= ownnomatch(o);
 	if (rc == 0 && bad)
 		rc = 1;

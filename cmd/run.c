@@ -19,6 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "cmd/client.h"
+#include "cmd/recsyms.h"
 
 enum {
 	Pollms = 5,		/* the program runs: read the records this often */
@@ -291,15 +292,9 @@ session(Run *r, char **argv)
 		bad = 1;
 	}
 	fd = -1;
-	if (r->out) {
-		snprintf(tmp, sizeof tmp, "%s.syms", r->out);
-		if (copyfile(o->syms, tmp) < 0) {
-			fprintf(stderr, "devtrace run: %s: %s\n", tmp, strerror(errno));
-			bad = 1;
-		}
-		snprintf(tmp, sizeof tmp, "%s.sigs", r->out);
-		bad |= sigsto(o->syms, o->symoff, tmp);
-	} else {
+	if (r->out)	/* the symbols and signatures of the objects in the records */
+		bad |= recbeside(r->out, o->syms, "devtrace run");
+	else {
 		snprintf(sigs, sizeof sigs, "%s.sigs", tmp);
 		bad |= sigsto(o->syms, o->symoff, sigs);
 		bad |= showflow(o->syms, tmp, sigs, statecounter(ownstate(o), "hz"), r->min);

@@ -17,6 +17,8 @@ function indent(d,   s, i) {
 	if (!(d in IND)) { s = ""; for (i = 0; i < d; i++) s = s "  "; IND[d] = s }
 	return IND[d]
 }
+# a "#hz N" line before the records (devtrace cat FILE) gives ns, unless -v hz or ctl did
+$1 == "#hz" && NF == 2 && hz == "" && !TB_SET { hz = $2; timeinit(); next }
 $1 == "E" && NF == 8 {
 	tick = tickval($3)
 	line($4, tick, "", callenter($4, $2, tick), "->", sigcall($2, $5, $6, $7, $8), "")

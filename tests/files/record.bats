@@ -44,14 +44,27 @@ inject() {
 	ctl testtracein 1000 0 0 0 0
 }
 
+# devtrace cat FILE's records: its lines after #hz and #clock (checked apart)
+catrecs() {
+	devtrace cat "$1" > "$BATS_TEST_TMPDIR/catrecs" || return
+	tail -n +3 "$BATS_TEST_TMPDIR/catrecs"
+}
+
+# the length of a file's header text (the u64 at 24)
+textlen() {
+	od -A n -t u8 -j 24 -N 8 "$1" | tr -d ' '
+}
+
 # the file's records as lines, decoded by od, awk and sort, not by devtrace:
-# after the 32-byte header, chunks: a word of source (low half) and count
-# (high half), then count records of 7 words of 8 bytes, the third the tid
-# (low half) and exit (high half); merged by ticks, on a tie the shared
-# ring's (ffffffff) first, then the lower ring's, each source in its order
+# after the 32-byte header and its text, chunks: a word of source (low half)
+# and count (high half), then count records of 7 words of 8 bytes, the third
+# the tid (low half) and exit (high half), or the trailer's text (source
+# fffffffe, count bytes); merged by ticks, on a tie the shared ring's
+# (ffffffff) first, then the lower ring's, each source in its order
 decode() {
-	od -A n -v -t x8 -j 32 -w8 "$1" | awk '
-		left == 0 { src = substr($1, 9, 8); left = strtonum("0x" substr($1, 1, 8)); k = 0; next }
+	od -A n -v -t x8 -j $((32 + $(textlen "$1"))) -w8 "$1" | awk '
+		skip > 0 { skip--; next }
+		left == 0 { src = substr($1, 9, 8); left = strtonum("0x" substr($1, 1, 8)); k = 0; if (src == "fffffffe") { skip = left / 8; left = 0 } next }
 		{ w[++k] = $1 }
 		k == 7 { left--; k = 0; n++
 			printf "%s %s %012d %s %s %s 00000000%s %s %s %s %s\n", w[2], src == "ffffffff" ? "00000000" : sprintf("%08x", strtonum("0x" src) + 1), n,
@@ -73,7 +86,7 @@ noticks() {
 	assert_success
 	run cat "$BATS_TEST_TMPDIR/f.err"
 	assert_output "devtrace record: 3 records saved, 0 lost"
-	devtrace cat "$BATS_TEST_TMPDIR/f" > "$BATS_TEST_TMPDIR/out"
+	catrecs "$BATS_TEST_TMPDIR/f" > "$BATS_TEST_TMPDIR/out"
 	p=$(hex $$)
 	run cat "$BATS_TEST_TMPDIR/out"
 	assert_line --index 0 --regexp "^E 0000000000001234 [0-9a-f]{16} $p 0000000000000001 0000000000000002 0000000000000003 0000000000000004\$"
@@ -88,22 +101,36 @@ noticks() {
 	assert_success
 }
 
-@test "the file: a 32-byte header (magic, version, record size, #hz), then chunks: source, count, 56 bytes a record" {
+@test "the file: a 32-byte header (magic, version, record size, #hz, text length), its text, then chunks: source, count, 56 bytes a record; the trailer" {
 	traced
 	inject
 	run recordqueued "$BATS_TEST_TMPDIR/f"
 	assert_success
-	run wc -c < "$BATS_TEST_TMPDIR/f"
-	assert_output $((32 + 8 + 3 * 56))
-	run head -c 8 "$BATS_TEST_TMPDIR/f"
+	F=$BATS_TEST_TMPDIR/f
+	t=$(textlen "$F")
+	run head -c 8 "$F"
 	assert_output devtrace
-	run od -A n -t u4 -j 8 -N 8 "$BATS_TEST_TMPDIR/f"
-	assert_output --regexp '^ +2 +56$'
-	run od -A n -t u8 -j 16 -N 16 "$BATS_TEST_TMPDIR/f"
-	assert_output --regexp "^ +$(counter hz) +0\$"
+	run od -A n -t u4 -j 8 -N 8 "$F"
+	assert_output --regexp '^ +3 +56$'
+	run od -A n -t u8 -j 16 -N 8 "$F"
+	assert_output --regexp "^ +$(counter hz)\$"
+	assert_equal $((t % 8)) 0
+	# the text: what the recording is, NUL-padded (no program: no pid, no command)
+	run sh -c "tail -c +33 '$F' | head -c $t | tr -d '\\0'"
+	assert_line --index 0 --regexp '^clock [0-9]+ [0-9]+$'
+	assert_line --index 1 "host $(uname -n)"
+	assert_line --index 2 "kernel $(uname -s) $(uname -r) $(uname -m)"
+	assert_equal "${#lines[@]}" 3
 	# testtracein has no writer of its own: the shared ring's chunk of 3
-	run od -A n -t u4 -j 32 -N 8 "$BATS_TEST_TMPDIR/f"
+	run od -A n -t u4 -j $((32 + t)) -N 8 "$F"
 	assert_output --regexp '^ +4294967295 +3$'
+	# the trailer: source fffffffe, its text's length, its text (no object: no symbol has these pcs)
+	run od -A n -t u4 -j $((32 + t + 8 + 3 * 56)) -N 4 "$F"
+	assert_output --regexp '^ +4294967294$'
+	run sh -c "tail -c +$((32 + t + 8 + 3 * 56 + 9)) '$F' | tr -d '\\0'"
+	assert_line --index 0 --regexp '^end [0-9]+ [0-9]+$'
+	assert_line --index 1 'lost 0'
+	assert_equal "${#lines[@]}" 2
 }
 
 @test "record -- prog: every record of a traced program, in order, counted exactly; the symbols beside" {
@@ -116,7 +143,7 @@ noticks() {
 	assert_success
 	assert_output "3 1624750"
 	assert_equal "$stderr" "devtrace record: 1000 records saved, 0 lost"
-	devtrace cat "$BATS_TEST_TMPDIR/f" > "$BATS_TEST_TMPDIR/out"
+	catrecs "$BATS_TEST_TMPDIR/f" > "$BATS_TEST_TMPDIR/out"
 	wellformed "$BATS_TEST_TMPDIR/out"
 	# E fl_work(3, i), then X returning 3000 + i, for i = 0..499
 	run awk '{ i = int((NR - 1) / 2) }
@@ -150,7 +177,7 @@ noticks() {
 	assert_equal "$st" 0
 	run cat "$BATS_TEST_TMPDIR/err"
 	assert_output "devtrace record: 5 records saved, 0 lost"
-	run devtrace cat "$BATS_TEST_TMPDIR/f"
+	run catrecs "$BATS_TEST_TMPDIR/f"
 	assert_success
 	assert_equal "${#lines[@]}" 5
 	assert_line --index 4 --regexp "^E 0000000000001500 [0-9a-f]{16} $(hex $$) 0000000000000005 "
@@ -166,7 +193,7 @@ noticks() {
 	assert_success
 	run cat "$BATS_TEST_TMPDIR/f0.err"
 	assert_output "devtrace record: 16 records saved, 0 lost"
-	run devtrace cat "$BATS_TEST_TMPDIR/f0"
+	run catrecs "$BATS_TEST_TMPDIR/f0"
 	assert_equal "${#lines[@]}" 16
 	# the ring of 16 kept the last 16: 5..20
 	assert_line --index 0 --regexp "^E 0000000000001000 [0-9a-f]{16} [0-9a-f]{16} 0000000000000005 "
@@ -186,7 +213,7 @@ noticks() {
 	assert_equal "$st" 0
 	run cat "$BATS_TEST_TMPDIR/err"
 	assert_output "devtrace record: 16 records saved, 9 lost"
-	run devtrace cat "$BATS_TEST_TMPDIR/f"
+	run catrecs "$BATS_TEST_TMPDIR/f"
 	assert_equal "${#lines[@]}" 16
 	assert_line --index 0 --regexp "^E 0000000000001000 [0-9a-f]{16} [0-9a-f]{16} 000000000000000a "
 	run grep -E '^#(hits|read|queued|lost) ' "$D/tracectl"
@@ -233,7 +260,8 @@ caprec() {
 	} > "$F"
 	run devtrace cat "$F"
 	assert_success
-	run awk '{ print substr($2, 15), substr($3, 16) }' <<< "$output"
+	assert_line --index 0 '#hz 1000'
+	run awk 'NR > 1 { print substr($2, 15), substr($3, 16) }' <<< "$output"
 	assert_output - <<-'END'
 	10 1
 	20 2
@@ -253,12 +281,13 @@ caprec() {
 	inject
 	recordqueued "$BATS_TEST_TMPDIR/f"
 	F=$BATS_TEST_TMPDIR
-	head -c $((32 + 8 + 2 * 56 + 10)) "$F/f" > "$F/short"
+	t=$(textlen "$F/f")
+	head -c $((32 + t + 8 + 2 * 56 + 10)) "$F/f" > "$F/short"
 	run --separate-stderr devtrace cat "$F/short"
 	assert_failure 1
 	assert_equal "$stderr" "devtrace cat: $F/short: truncated: its last record has 10 of its 56 bytes"
-	# the whole records before it are printed all the same
-	assert_equal "${#lines[@]}" 2
+	# the whole records before it are printed all the same, after #hz and #clock
+	assert_equal "${#lines[@]}" 4
 	head -c 20 "$F/f" > "$F/hdr"
 	run --separate-stderr devtrace cat "$F/hdr"
 	assert_failure 1
@@ -266,26 +295,36 @@ caprec() {
 	run --separate-stderr devtrace cat "$F/f.syms"
 	assert_failure 1
 	assert_equal "$stderr" "devtrace cat: $F/f.syms: not a file of devtrace record (no devtrace header)"
-	head -c 36 "$F/f" > "$F/chdr"
+	head -c $((32 + 8)) "$F/f" > "$F/text"
+	run --separate-stderr devtrace cat "$F/text"
+	assert_failure 1
+	assert_equal "$stderr" "devtrace cat: $F/text: truncated: its header's text has 8 of its $t bytes"
+	head -c $((32 + t + 4)) "$F/f" > "$F/chdr"
 	run --separate-stderr devtrace cat "$F/chdr"
 	assert_failure 1
 	assert_equal "$stderr" "devtrace cat: $F/chdr: truncated: its last chunk header has 4 of its 8 bytes"
-	{ head -c 8 "$F/f"; printf '\003\0\0\0'; tail -c +13 "$F/f"; } > "$F/v3"
-	run --separate-stderr devtrace cat "$F/v3"
+	head -c $((32 + t + 8 + 3 * 56 + 12)) "$F/f" > "$F/trailer"
+	run --separate-stderr devtrace cat "$F/trailer"
 	assert_failure 1
-	assert_equal "$stderr" "devtrace cat: $F/v3: version 3 with records of 56 bytes: this devtrace reads versions 1 and 2, 56 bytes"
-	# version 1: the records merged already, no chunks
-	{ head -c 8 "$F/f"; printf '\001\0\0\0'; tail -c +13 "$F/f" | head -c 20; tail -c +41 "$F/f"; } > "$F/v1"
+	assert_equal "$stderr" "devtrace cat: $F/trailer: truncated: its trailer has 4 of its $(od -A n -t u4 -j $((32 + t + 8 + 3 * 56 + 4)) -N 4 "$F/f" | tr -d ' ') bytes"
+	assert_equal "${#lines[@]}" 5
+	{ head -c 8 "$F/f"; printf '\004\0\0\0'; tail -c +13 "$F/f"; } > "$F/v4"
+	run --separate-stderr devtrace cat "$F/v4"
+	assert_failure 1
+	assert_equal "$stderr" "devtrace cat: $F/v4: version 4 with records of 56 bytes: this devtrace reads versions 1 to 3, 56 bytes"
+	# version 1: the records merged already, no chunks, no text, no trailer
+	{ head -c 8 "$F/f"; printf '\001\0\0\0'; tail -c +13 "$F/f" | head -c 20; tail -c +$((32 + t + 8 + 1)) "$F/f" | head -c $((3 * 56)); } > "$F/v1"
 	run devtrace cat "$F/v1"
 	assert_success
-	assert_equal "$output" "$(devtrace cat "$F/f")"
+	assert_line --index 0 "#hz $(counter hz)"
+	assert_equal "$(tail -n +2 <<< "$output")" "$(catrecs "$F/f")"
 	run --separate-stderr devtrace cat "$F/none"
 	assert_failure 1
 	assert_equal "$stderr" "devtrace cat: $F/none: No such file or directory"
-	head -c 32 "$F/f" > "$F/empty"
+	head -c $((32 + t)) "$F/f" > "$F/empty"
 	run --separate-stderr devtrace cat "$F/empty"
 	assert_success
-	assert_output ""
+	assert_equal "${#lines[@]}" 2
 }
 
 @test "record's usage: -o is needed, prog must exist, a server must serve the device" {
@@ -313,6 +352,7 @@ caprec() {
 @test "record -- prog: prog's exit status; no symbols beside what is no regular file" {
 	needlib
 	start
+	ctl start
 	run --separate-stderr devtrace record -o "$BATS_TEST_TMPDIR/f" -- sh -c 'exit 3'
 	assert_failure 3
 	assert_equal "$stderr" "devtrace record: 0 records saved, 0 lost"
@@ -336,7 +376,7 @@ caprec() {
 	assert_success
 	run cat "$BATS_TEST_TMPDIR/f.err"
 	assert_output "devtrace record: 8000 records saved, 0 lost"
-	devtrace cat "$BATS_TEST_TMPDIR/f" > "$BATS_TEST_TMPDIR/out"
+	catrecs "$BATS_TEST_TMPDIR/f" > "$BATS_TEST_TMPDIR/out"
 	wellformed "$BATS_TEST_TMPDIR/out"
 	run cmp "$BATS_TEST_TMPDIR/out" <(decode "$BATS_TEST_TMPDIR/f")
 	assert_success
@@ -365,7 +405,7 @@ caprec() {
 	assert_success
 	assert_output 18017994000
 	assert_equal "$stderr" "devtrace record: 24000 records saved, 0 lost"
-	devtrace cat "$BATS_TEST_TMPDIR/f" > "$BATS_TEST_TMPDIR/out"
+	catrecs "$BATS_TEST_TMPDIR/f" > "$BATS_TEST_TMPDIR/out"
 	run awk '$1 == "E" { t = $4; i = strtonum("0x" $6); if (t in n && i != last[t] + 1) bad++; last[t] = i; n[t]++ }
 		END { for (t in n) if (n[t] != 3000) bad++; print length(n), bad + 0 }' "$BATS_TEST_TMPDIR/out"
 	assert_output "4 0"
@@ -393,7 +433,7 @@ loopcalls() {
 	assert_success
 	assert_output "3 1624750"
 	assert_equal "$stderr" "devtrace record: 1000 records saved, 0 lost"
-	devtrace cat "$BATS_TEST_TMPDIR/f" > "$BATS_TEST_TMPDIR/out"
+	catrecs "$BATS_TEST_TMPDIR/f" > "$BATS_TEST_TMPDIR/out"
 	wellformed "$BATS_TEST_TMPDIR/out"
 	run loopcalls 3 "$BATS_TEST_TMPDIR/f.syms" "$BATS_TEST_TMPDIR/out"
 	assert_output "1000 0"
@@ -431,7 +471,7 @@ heldup() {
 	assert_output "7 21399900000"
 	run cat "$2/err"
 	assert_output "devtrace record: 400000 records saved, 0 lost"
-	devtrace cat "$2/f" > "$2/out"
+	catrecs "$2/f" > "$2/out"
 	run loopcalls 7 "$2/f.syms" "$2/out"
 	assert_output "400000 0"
 }
