@@ -287,30 +287,3 @@ exitstatus(int ws)
 	return WIFSIGNALED(ws) ? 128 + WTERMSIG(ws) : WEXITSTATUS(ws);
 }
 
-int
-copyfile(const char *from, const char *to)
-{
-	char buf[65536];
-	int in, out, rc = 0;
-	ssize_t n;
-
-	if ((in = open(from, O_RDONLY)) < 0) {
-		/* no attached process wrote symbols yet: an empty file */
-		if ((out = open(to, O_WRONLY|O_CREAT|O_TRUNC, 0666)) < 0)
-			return -1;
-		return close(out);
-	}
-	if ((out = open(to, O_WRONLY|O_CREAT|O_TRUNC, 0666)) < 0) {
-		close(in);
-		return -1;
-	}
-	while ((n = read(in, buf, sizeof buf)) > 0)
-		if (writeall(out, buf, n) < 0) {
-			rc = -1;
-			break;
-		}
-	close(in);
-	if (close(out) < 0 || n < 0)
-		rc = -1;
-	return rc;
-}

@@ -113,7 +113,6 @@ int	findprog(const char *prog, char *path, size_t n);	/* what execvp would find,
 const char	*noprog(void);	/* findprog's 0 in words: program not found, a directory, not executable */
 pid_t	startprog(char **argv, const char *who, int *gate);	/* argv run in a child; its pid, or -1 (told, as "WHO: ..."); gate not nil: the child waits to exec until *gate, a pipe's end, is closed */
 int	exitstatus(int ws);	/* a child's wait status as an exit status: 128+N for signal N */
-int	copyfile(const char *from, const char *to);	/* to is a copy of from, empty if from is missing */
 
 /* statetext.c: the text devstate makes (dev/state.c), as lines */
 typedef struct Statetrace Statetrace;
