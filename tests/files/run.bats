@@ -186,6 +186,7 @@ pidless() {
 	# echo 'trace print_value new run2' > $D/1/ctl
 	# echo 'trace run2 pred /depth == 0/' > $D/1/ctl
 	# echo 'trace run2 on' > $D/1/ctl
+	# echo 'policy block 1000' > $D/1/ctl
 	# echo 'watch PID tree' > $D/1/ctl
 	# echo 'start' > $D/1/ctl
 	# echo 'stop' > $D/1/ctl
@@ -196,6 +197,7 @@ pidless() {
 	assert_success
 	run pidless "$stderr"
 	assert_output - <<-END
+	# echo 'policy block 1000' > $D/1/ctl
 	# echo 'watch PID tree' > $D/1/ctl
 	# echo 'start' > $D/1/ctl
 	# echo 'stop' > $D/1/ctl
@@ -254,6 +256,7 @@ pidless() {
 	assert_output - <<-END
 	# echo 'trace parse_t* new run1' > $D/1/ctl
 	# echo 'trace run1 on' > $D/1/ctl
+	# echo 'policy block 1000' > $D/1/ctl
 	# echo 'watch PID tree' > $D/1/ctl
 	# echo 'start' > $D/1/ctl
 	# echo 'stop' > $D/1/ctl
@@ -278,7 +281,8 @@ pidless() {
 	run --separate-stderr devtrace run -v -- sh -c 'kill -TERM $$'
 	assert_failure 143
 	run pidless "$stderr"
-	assert_output "# echo 'watch PID tree' > $D/1/ctl
+	assert_output "# echo 'policy block 1000' > $D/1/ctl
+# echo 'watch PID tree' > $D/1/ctl
 # echo 'start' > $D/1/ctl
 # echo 'stop' > $D/1/ctl"
 	# without options too (a server of the test's: as root, one of run's own would make /dev links)
