@@ -141,6 +141,7 @@ struct Tsel {
 	uint32_t gen;
 	uint32_t haspred;	/* 1: pred is valid; 2: it was not, every hit is dropped */
 	uint32_t exitknown;	/* pred reads nothing an exit changes but entry and arguments */
+	uint32_t whole;		/* exitknown and not entry: pred decides whole calls at their entry (hit.c: devfilter, devexit) */
 	Prog pred;		/* a validated private copy of the trace's predicate */
 	uint32_t aggin, aggout;	/* aggregations fired at its entries, at its exits: bits of slots (dev/agg.h) */
 	uint32_t norec;		/* its hits write no records: aggregated alone */
@@ -293,6 +294,7 @@ int	devstarted(Dev *d);
 int	devfilter(Dev *d, const Tsel *sel, Hit *h);	/* an entry: Hrecord|Hfollow; drops counted */
 int	devhit(Dev *d, const Tsel *sel, Hit *h);	/* filter, then record: 1 if written */
 int	devwriterready(Dev *d, Writer *w, uint32_t pid, uint32_t tid);	/* the thread's decision (watched, its ring) made now if not at this control generation: 1 if made, so a host reads its clock after it */
+int	devexit(Dev *d, const Tsel *sel, Hit *h);	/* the exit of a call devfilter followed: devhit, but a whole predicate is not asked again */
 void	devwriterdone(Writer *w);		/* the thread exits: its shard and ring are free again (its records stay readable) */
 int	devwriterbind(Dev *d, Writer *w, uint32_t ring);	/* a host's static writer (a CPU's context) owns ring: 0, or Einval */
 void	devrecord(Dev *d, const Hit *h);	/* write one record, unfiltered */

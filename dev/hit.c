@@ -71,7 +71,7 @@ int
 devtsel(Dev *d, int slot, Tsel *sel)
 {
 	Trace *t;
-	uint32_t g;
+	uint32_t g, exitonly;
 
 	if (slot < 0 || slot >= Ntrace)
 		return 0;
@@ -91,8 +91,10 @@ devtsel(Dev *d, int slot, Tsel *sel)
 		aadd(&d->count[Cbadprog], 1);
 		sel->haspred = 2;
 	}
-	sel->exitknown = sel->haspred == 1 &&
-		!(predvars(&sel->pred) & (1u << Vretval | 1u << Vtimestamp | 1u << Vcpu | 1u << Vdur));
+	exitonly = 1u << Vretval | 1u << Vtimestamp | 1u << Vcpu | 1u << Vdur;
+	sel->exitknown = sel->haspred == 1 && !(predvars(&sel->pred) & exitonly);
+	/* nor entry: a predicate that asks which hit it sees is answered per hit */
+	sel->whole = sel->exitknown && !(predvars(&sel->pred) & 1u << Ventry);
 	aggtsel(d, slot, sel);
 	sel->act = actsel(d, slot);
 	sel->more = sel->aggin | sel->aggout | sel->norec | sel->act;
@@ -233,10 +235,12 @@ exittrue(Dev *d, const Tsel *sel, Hit *h)
 }
 
 /*
- * An entry.  When the predicate reads only what the entry already
- * knows (not retval, timestamp or cpu), a call it rejects at entry is
- * asked now what its exit will say: if that is false too, the call is
- * not followed at all, and both hits are counted as dropped here.
+ * An entry.  A whole predicate (devtsel: it reads only what the entry
+ * knows, and not entry) decides the call here: rejected, it is not
+ * followed, both hits counted as dropped; passed, its exit is recorded
+ * without asking again (devexit).  Another that reads entry but nothing
+ * only the exit knows is asked now what the exit will say: false too,
+ * and the call is dropped the same way.
  */
 int
 devfilter(Dev *d, const Tsel *sel, Hit *h)
@@ -250,7 +254,7 @@ devfilter(Dev *d, const Tsel *sel, Hit *h)
 	if (sel->haspred == 0 || (sel->haspred == 1 && pred(d, sel, h)))
 		return sel->more ? more(d, sel, h) : Hrecord|Hfollow;
 	/* rejected: the exit is followed unless its answer is known now, and false */
-	if (sel->haspred == 1 && (!sel->exitknown || exittrue(d, sel, h))) {
+	if (sel->haspred == 1 && !sel->whole && (!sel->exitknown || exittrue(d, sel, h))) {
 		dropped(d, h, 1);
 		return Hfollow;
 	}
@@ -258,12 +262,13 @@ devfilter(Dev *d, const Tsel *sel, Hit *h)
 	return 0;
 }
 
-int
-devhit(Dev *d, const Tsel *sel, Hit *h)
+/* a hit; ask: run the predicate (else it passed at the call's entry) */
+static inline int
+hit(Dev *d, const Tsel *sel, Hit *h, int ask)
 {
 	if (!siteon(d, sel))
 		return 0;
-	if (!watched(d, h) || sel->haspred == 2 || (sel->haspred == 1 && !pred(d, sel, h))) {
+	if (!watched(d, h) || sel->haspred == 2 || (ask && sel->haspred == 1 && !pred(d, sel, h))) {
 		dropped(d, h, 1);
 		return 0;
 	}
@@ -271,6 +276,19 @@ devhit(Dev *d, const Tsel *sel, Hit *h)
 		return 0;	/* aggregated alone */
 	devrecord(d, h);
 	return 1;
+}
+
+int
+devhit(Dev *d, const Tsel *sel, Hit *h)
+{
+	return hit(d, sel, h, 1);
+}
+
+/* a followed call's exit: devfilter answered a whole predicate for it at the entry, and it passed */
+int
+devexit(Dev *d, const Tsel *sel, Hit *h)
+{
+	return hit(d, sel, h, !sel->whole);
 }
 
 void

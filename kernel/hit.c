@@ -198,7 +198,7 @@ hitexit(const Rdata *rd, unsigned long retval)
 			continue;
 		hl = h;
 		hl.w = &p->w[l];
-		woke |= devhit(t->dev[l], sel, &hl);
+		woke |= devexit(t->dev[l], sel, &hl);
 	}
 	if (woke)
 		kwake();

@@ -313,7 +313,7 @@ exitrec(Thr *t, View *v, Dev *d, const Tsel *sel, Writer *w, Frame *f, uint64_t 
 	h.w = w;
 	h.a[0] = ret;
 	h.dur = ticks - f->ticks;
-	devhit(d, sel, &h);
+	devexit(d, sel, &h);	/* a whole predicate passed at the entry */
 }
 
 /* a frame that sessions follow: an X record for each that still selects the site */

@@ -3,7 +3,7 @@
 # also under ThreadSanitizer; the host's lock against a holder that never lets go (lock).
 DEVTEST_HOST = $(B)/tests/dev/host.o
 DEVTESTS = ctl error ring writer policy stress hostile lock
-DEVTESTS += raw agg wring sess act predargs
+DEVTESTS += raw agg wring sess act predargs whole
 
 $(B)/tests/dev/%: $(B)/tests/dev/%_test.o $(DEVTEST_HOST) $(LIBDEV)
 	$(CC) $(LDFLAGS) -o $@ $^ -lcmocka -lpthread

@@ -53,14 +53,17 @@ test_entry_decisions(void **unused)
 	check("pid == 8 && arg2 >= 4096", 1, 0, 2, 0);
 	/* false now but true at the exit: followed */
 	check("arg0 == 0 && !entry", 1, Hfollow, 1, 0);
-	check("arg0 == 0", 1, Hfollow, 1, 0);
+	/* no entry or exit-only variable: the entry decides the whole call (whole_test.c) */
+	check("arg0 == 0", 1, 0, 2, 0);
 	/* the exit depends on what only the exit knows: followed */
 	check("retval == 3", 1, Hfollow, 1, 0);
 	check("timestamp == 0", 1, Hfollow, 1, 0);
 	check("cpu == 1", 1, Hfollow, 1, 0);
-	/* a fault at the entry and at the exit, both counted as they would be there */
-	check("arg1 / arg0 == 0", 0, 0, 2, 2);
-	/* true at the entry; the exit (arg0 0) is asked only when it comes */
+	/* a fault at the entry drops the whole call; the exit is not asked */
+	check("arg1 / arg0 == 0", 0, 0, 2, 1);
+	/* a fault at the entry, and at the exit (arg0 0 there), both counted as they would be there */
+	check("entry >= 0 && arg1 / arg0 == 0", 0, 0, 2, 2);
+	/* true at the entry: followed, and the exit not asked (devexit) */
 	check("arg1 / arg0 == 2", 1, Hrecord|Hfollow, 0, 0);
 }
 

@@ -130,11 +130,11 @@ needlib() {
 	run -65 devtrace run -t 'neg' -p 'x == -4' -- "$X/fl_types"
 	printf '%s\n' "$output" > "$O/out"
 	run cut -c36- "$O/out"
-	# x is an int: -4 from the word's low 32 bits; an exit has no arguments
+	# x is an int: -4 from the word's low 32 bits; the entry decides the whole call, exit and all
 	assert_output - <<-'END'
 	FUNCTION
 	-> neg(x=-4)
-	<- neg (no exit)
+	<- neg = -5
 	END
 }
 

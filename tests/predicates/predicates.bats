@@ -7,7 +7,8 @@
 # The fixture (fx_io.c) calls io(fd, size, 'A', i) for size 1, 100,
 # 4095, 4096, 5000, 65536 (i = 0..5); io returns size * 2.  So one run
 # makes 6 E and 6 X records of io.  On an exit hit arg0..arg3 are 0 and
-# entry is 0; on an entry hit retval is 0.
+# entry is 0; on an entry hit retval is 0.  A predicate that reads no
+# retval, dur, timestamp, cpu or entry decides whole calls at the entry.
 load helper
 
 # the fixture's last line: PID FD SUM
@@ -35,25 +36,28 @@ ran() {
 	[ "$(counter lost)" = 0 ]
 }
 
-@test "by argument: /arg1 >= 4096/ keeps the E records of 4096, 5000, 65536 and no X record" {
+@test "by argument: /arg1 >= 4096/ keeps the whole calls of 4096, 5000, 65536, E and X records" {
 	server
 	pred 'arg1 >= 4096'
 	fx "$X/fx_io" 3
 	ran 3
 	records
 	run cat "$T/recs"
-	# the X records go too: on an exit hit arg1 is 0
+	# the entry decides the whole call: its X record is kept, with the return value
 	assert_output - <<EOF
 E $P io 3 4096 65 3
+X $P io 8192
 E $P io 3 5000 65 4
+X $P io 10000
 E $P io 3 65536 65 5
+X $P io 131072
 EOF
-	[ "$(counter hits)" = 3 ]
-	[ "$(counter filtered)" = 9 ]
+	[ "$(counter hits)" = 6 ]
+	[ "$(counter filtered)" = 6 ]
 	[ "$(counter predfaults)" = 0 ]
 }
 
-@test "on an exit hit the arguments are 0: /arg1 < 4096/ keeps three E records and every X record" {
+@test "the entry's arguments decide, not the exit's 0s: /arg1 < 4096/ keeps the whole calls of 1, 100, 4095" {
 	server
 	pred 'arg1 < 4096'
 	fx "$X/fx_io" 3
@@ -67,12 +71,9 @@ E $P io 3 100 65 1
 X $P io 200
 E $P io 3 4095 65 2
 X $P io 8190
-X $P io 8192
-X $P io 10000
-X $P io 131072
 EOF
-	[ "$(counter hits)" = 9 ]
-	[ "$(counter filtered)" = 3 ]
+	[ "$(counter hits)" = 6 ]
+	[ "$(counter filtered)" = 6 ]
 }
 
 @test "entry tells the hits apart: /entry && arg1 >= 4096/ only E, /!entry && retval > 8192/ only X" {
@@ -152,7 +153,9 @@ EOF
 	run cat "$T/recs"
 	assert_output - <<EOF
 E $P io 3 100 65 1
+X $P io 200
 E $P io 3 65536 65 5
+X $P io 131072
 EOF
 	pred 'arg1 == 0x1000 || arg1 == 010000'
 	fx "$X/fx_io" 3
@@ -161,6 +164,7 @@ EOF
 	run cat "$T/recs"
 	assert_output - <<EOF
 E $P io 3 4096 65 3
+X $P io 8192
 EOF
 	# io(3, ...): arg0 == 4 is never true
 	pred 'arg0 == 4'
@@ -169,8 +173,8 @@ EOF
 	records
 	run cat "$T/recs"
 	assert_output ""
-	[ "$(counter hits)" = 3 ]
-	[ "$(counter filtered)" = 33 ]
+	[ "$(counter hits)" = 6 ]
+	[ "$(counter filtered)" = 30 ]
 }
 
 @test "by pid: two processes running at once, /pid == N/ keeps exactly N's records" {
@@ -284,22 +288,25 @@ EOF
 	pred "pid == $n && arg1 >= 4096 && execname == \"fxa\""
 	go
 	records
-	# each term drops records the others keep: pid drops m's, execname
-	# drops n's before the exec, arg1 the small sizes and every X
+	# each term drops calls the others keep: pid drops m's, execname
+	# drops n's before the exec, arg1 the small sizes
 	run cat "$T/recs"
 	assert_output - <<EOF
 E $n io 5 4096 65 3
+X $n io 8192
 E $n io 5 5000 65 4
+X $n io 10000
 E $n io 5 65536 65 5
+X $n io 131072
 EOF
 	# 4 runs of the fixture, 12 hits each
-	[ "$(counter hits)" = 3 ]
-	[ "$(counter filtered)" = 45 ]
+	[ "$(counter hits)" = 6 ]
+	[ "$(counter filtered)" = 42 ]
 	[ "$(counter predfaults)" = 0 ]
 	[ "$(counter lost)" = 0 ]
 }
 
-@test "a predicate that divides by zero records nothing and counts a fault per hit" {
+@test "a predicate that divides by zero records nothing and counts a fault per call" {
 	server
 	pred 'arg1 / (arg0 - arg0) > 0'
 	fx "$X/fx_io" 3
@@ -307,8 +314,8 @@ EOF
 	records
 	run cat "$T/recs"
 	assert_output ""
-	# every hit, E and X, faulted (on X both operands are 0: 0 / 0)
-	[ "$(counter predfaults)" = 12 ]
+	# every entry faulted, and its call went whole: its exit was not asked
+	[ "$(counter predfaults)" = 6 ]
 	[ "$(counter filtered)" = 12 ]
 	[ "$(counter hits)" = 0 ]
 	# the program ran on, unharmed
@@ -330,15 +337,16 @@ E $P io 3 65536 65 5
 EOF
 	[ "$(counter predfaults)" = 1 ]
 	[ "$(counter filtered)" = 10 ]
-	# the most negative number % -1 faults (E: arg0 - 4 == -1); on X, % -4 is 0: kept
+	# the most negative number % -1 faults (E: arg0 - 4 == -1), and the whole call
+	# goes: its exit, where arg0 reads 0 and % -4 is 0, is not asked
 	pred '-9223372036854775808 % (arg0 - 4) == 0'
 	fx "$X/fx_io" 3
 	ran 3
 	records
 	run cat "$T/recs"
-	assert_output "$(exits "$P" 3)"
+	assert_output ""
 	[ "$(counter predfaults)" = 7 ]
-	[ "$(counter filtered)" = 16 ]
+	[ "$(counter filtered)" = 22 ]
 	# short circuit: 1 / 0 is never evaluated
 	pred '0 && 1 / 0 || entry == 2'
 	fx "$X/fx_io" 3
@@ -347,7 +355,7 @@ EOF
 	run cat "$T/recs"
 	assert_output ""
 	[ "$(counter predfaults)" = 7 ]
-	[ "$(counter filtered)" = 28 ]
+	[ "$(counter filtered)" = 34 ]
 }
 
 # refused EXPR ERRNO: `trace io pred /EXPR/` makes the write fail with ERRNO's text
@@ -486,7 +494,7 @@ EOF
 	ran 3
 	records
 	run cat "$T/recs"
-	assert_output "$(ents "$P" 3 | tail -3)"
+	assert_output "$(all "$P" 3 | tail -6)"
 	# the #error lines stay until a command succeeds
 	[ -n "$(errors)" ]
 	pred 'arg1 >= 4096'
@@ -534,7 +542,7 @@ EOF
 	ran 3
 	records
 	run cat "$T/recs"
-	assert_output "$(ents "$P" 3 | tail -3)"
+	assert_output "$(all "$P" 3 | tail -6)"
 }
 
 @test "the predicate shows in tracectl as written and survives a save into a new server" {
@@ -571,12 +579,15 @@ EOF
 	run cat "$T/recs"
 	assert_output - <<EOF
 E $P io 3 4096 65 3
+X $P io 8192
 E $P io 3 5000 65 4
+X $P io 10000
 E $P io 3 65536 65 5
+X $P io 131072
 X $P done 157656
 EOF
-	# io: 9 dropped; done: its E (retval 0 on entry)
-	[ "$(counter filtered)" = 10 ]
+	# io: 3 calls dropped whole; done: its E (retval 0 on entry)
+	[ "$(counter filtered)" = 7 ]
 }
 
 @test "a new predicate replaces the old one; trace NAME pred removes it" {
@@ -592,7 +603,7 @@ EOF
 	ran 3
 	records
 	run cat "$T/recs"
-	assert_output "E $P io 3 1 65 0"
+	assert_output "$(all "$P" 3 | head -2)"
 	pred
 	run grep '^trace io pred' "$D/tracectl"
 	assert_failure
@@ -608,7 +619,7 @@ EOF
 	assert_failure
 	# removing what is not there is no error
 	ctl trace io pred
-	[ "$(counter filtered)" = 11 ]
+	[ "$(counter filtered)" = 10 ]
 }
 
 @test "a predicate belongs to its trace: another trace's records are not filtered" {
@@ -623,10 +634,11 @@ EOF
 	run awk '$1 == "E" { print $1, $2, $3, $4, $5; next } { print }' "$T/recs"
 	assert_output - <<EOF
 E $P io 3 65536
+X $P io 131072
 E $P done 3 157656
 X $P done 157656
 EOF
-	[ "$(counter filtered)" = 11 ]
+	[ "$(counter filtered)" = 10 ]
 }
 
 @test "#filtered counts exactly what the watch list and the predicate drop" {
@@ -638,14 +650,14 @@ EOF
 	go
 	records
 	run cat "$T/recs"
-	assert_output "$(ents "$a" 3 | tail -3)"
-	# a's 9 by the predicate.  b's calls are not hits at all: a process
+	assert_output "$(all "$a" 3 | tail -6)"
+	# a's 3 calls, 6 hits, by the predicate.  b's calls are not hits at all: a process
 	# the watch list leaves out keeps its sites off (rt/apply.c, watched()),
 	# so they are not counted (whereas rt/hook.c does count the hits of a
 	# left-out thread of a watched process)
-	[ "$(counter filtered)" = 9 ]
-	[ "$(counter hits)" = 3 ]
-	[ "$(counter read)" = 3 ]
+	[ "$(counter filtered)" = 6 ]
+	[ "$(counter hits)" = 6 ]
+	[ "$(counter read)" = 6 ]
 	[ "$(counter queued)" = 0 ]
 	[ "$(counter lost)" = 0 ]
 	# a hit of a trace that is off is not counted at all
@@ -653,20 +665,20 @@ EOF
 	ctl trace io off
 	fx "$X/fx_io" 3
 	ran 3
-	[ "$(counter filtered)" = 9 ]
+	[ "$(counter filtered)" = 6 ]
 	# nor a hit before start
 	ctl trace io on
 	ctl stop
 	fx "$X/fx_io" 3
 	ran 3
-	[ "$(counter filtered)" = 9 ]
-	[ "$(counter hits)" = 3 ]
-	# and on again: 9 more by the predicate
+	[ "$(counter filtered)" = 6 ]
+	[ "$(counter hits)" = 6 ]
+	# and on again: 6 more by the predicate
 	ctl start
 	fx "$X/fx_io" 3
 	ran 3
-	[ "$(counter filtered)" = 18 ]
-	[ "$(counter hits)" = 6 ]
+	[ "$(counter filtered)" = 12 ]
+	[ "$(counter hits)" = 12 ]
 }
 
 @test "tid, ppid, uid, depth and cpu" {
