@@ -91,7 +91,6 @@
 	X(Errstrcmp,	Einval,	"string compared with a number") \
 	X(Errexeccmp,	Einval,	"compare execname with a string") \
 	X(Errcolon,	Einval,	"':' expected") \
-	X(Errdivzero,	Einval,	"division by zero")	/* by a literal 0: every hit would fault */ \
 	X(Errunbal,	Einval,	"unbalanced ')'") \
 	X(Erroperator,	Einval,	"operator expected") \
 	X(Errbadprog,	Einval,	"internal error: program refused")	/* a compiler bug: no input provokes it */ \

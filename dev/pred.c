@@ -541,15 +541,6 @@ strcmpop(Comp *c, Val l, Val r, int op, int opos)
 	return l;
 }
 
-/* the last instruction pushes 0 and no branch lands past it: a divisor that is always 0 */
-static int
-zerolit(Comp *c)
-{
-	int n = c->p->ninst;
-
-	return c->at1 == n - 1 && c->label != n && c->p->inst[n - 1] == Olit;
-}
-
 static Val
 binary(Comp *c, int minprec)
 {
@@ -579,9 +570,6 @@ binary(Comp *c, int minprec)
 		if (j >= 0) {
 			emit(c, Obool, 0);
 			patch(c, j);
-		} else if ((op->bin == Odiv || op->bin == Omod) && zerolit(c)) {
-			l = fail(c, Errdivzero, opos);	/* every hit would fault, and nothing show why */
-			break;
 		} else
 			emit(c, op->bin, 0);
 	}

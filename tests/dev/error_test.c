@@ -97,7 +97,6 @@ static const struct {
 	[Errstrcmp] = { Viactl, Einval, "trace", "trace old pred /execname == 1/" },
 	[Errexeccmp] = { Viactl, Einval, "trace", "trace old pred /execname == execname/" },
 	[Errcolon] = { Viactl, Einval, "trace", "trace old pred /arg0 ? 1 2/" },
-	[Errdivzero] = { Viactl, Einval, "trace", "trace old pred /arg0 % 0/" },
 	[Errunbal] = { Viactl, Einval, "trace", "trace old pred /arg0)/" },
 	[Erroperator] = { Viactl, Einval, "trace", "trace old pred /arg0 arg1/" },
 	[Errbadprog] = { Vianone },
