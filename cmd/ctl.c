@@ -4,6 +4,9 @@
  * and each chunk passed as a write to tracectl is: a line split across
  * chunks runs whole, an unfinished last line at the end (dev/ctlfile.c);
  * the first refusal ends it, as it ends cat's or dd's copy to tracectl.
+ * A refusal prints what was refused (the line, or standard input) and
+ * the device's reason, the text of the state's #error lines: the errno
+ * alone is all a shell's echo can say.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -18,11 +21,12 @@ int
 xctl(Cmd *c, int argc, char **argv)
 {
 	char err[Errmax], *buf;
+	const char *what = "standard input";	/* what was refused */
 	size_t n = 0, m, total = 0;
 	ssize_t r;
 	Ctlfile *f = NULL;
 	Shm *s = NULL;
-	int i, e = 0, ret = 1;
+	int i, e = 0, ret = 1, wn = (int)strlen(what);
 
 	while (nextopt(c, argc, argv, "+") != -1)
 		;
@@ -42,6 +46,8 @@ xctl(Cmd *c, int argc, char **argv)
 			n += m;
 			buf[n++] = i + 1 < argc ? ' ' : '\n';
 		}
+		what = buf;
+		wn = (int)n - 1;	/* the line without its newline */
 		e = shmctl(s, buf, n, getpid(), err, sizeof err);
 	} else {
 		while (e == 0 && (r = read(0, buf, Ctlchunk)) != 0) {
@@ -58,7 +64,7 @@ xctl(Cmd *c, int argc, char **argv)
 			e = total ? shmctlclose(s, f, err, sizeof err) : shmctl(s, buf, 0, getpid(), err, sizeof err);	/* nothing: an empty command, as ever */
 	}
 	if (e != 0)
-		fprintf(stderr, "devtrace: %s\n", err[0] ? err : strerror(e));
+		fprintf(stderr, "devtrace ctl: %.*s: %s\n", wn, what, err[0] ? err : strerror(e));
 	else
 		ret = 0;
 out:

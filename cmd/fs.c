@@ -579,7 +579,8 @@ fsread(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off, struct fuse_file_
 /*
  * Lines, however the writes cut them (the open file keeps an unfinished
  * one: dev/ctlfile.c); a refusal's reason stays in the device for the
- * next read of tracectl.
+ * next read of tracectl (#error), and its errno, the error table's, is
+ * all a shell prints: never ENOENT, which would read as tracectl missing.
  */
 static void
 fswrite(fuse_req_t req, fuse_ino_t ino, const char *buf, size_t size, off_t off, struct fuse_file_info *fi)

@@ -47,6 +47,26 @@ struct Tracecmd {
 	int (*fn)(Ctl *, Trace *);
 };
 
+/* a word of digits: a number, however large */
+static int
+isdigits(const char *s)
+{
+	const char *p = s;
+
+	while (*p >= '0' && *p <= '9')
+		p++;
+	return p > s && *p == 0;
+}
+
+/* a refusal that says its range: the text written here, the command's name before it */
+static int
+refusebound(Ctl *c, int e, uint64_t lo, uint64_t hi)
+{
+	errbound(c->d, c->f[0], e, lo, hi);
+	c->said = 1;
+	return e;
+}
+
 static int
 okname(const char *s)
 {
@@ -220,8 +240,10 @@ tract(Ctl *c, Trace *t)
 		return Erractform;
 	p = sskip(p);
 	if (k == Atrigstop && p[0] == 'a') {
-		if (!streq(sword(&p), "after") || !parsedec(sword(&p), &after) || after > Aftermax)
+		if (!streq(sword(&p), "after") || !isdigits(w = sword(&p)))
 			return Erractform;
+		if (!parsedec(w, &after) || after > Aftermax)	/* digits past 2^64 too */
+			return refusebound(c, Errafter, 0, Aftermax);
 		p = sskip(p);
 	}
 	if (*p && *p != '/')
@@ -307,12 +329,18 @@ ctltrace(Ctl *c)
 	return c->nf == 3 && tracelookup(c->d, c->f[1]) == 0 ? Errnotrace : Errtracecmd;
 }
 
-/* the largest size is the mapping's, never the block's logmax: any process may write that */
+/*
+ * The largest size is the mapping's, never the block's logmax: any
+ * process may write that.  A refusal gives the range as the command
+ * takes it: log2 for size, records for logsize.
+ */
 static int
-setlog(Ctl *c, uint64_t log)
+setlog(Ctl *c, uint64_t log, int records)
 {
-	if (log < Logmin || log > hostlogmax(c->d))
-		return Errsizerange;
+	uint64_t max = hostlogmax(c->d);
+
+	if (log < Logmin || log > max)
+		return records ? refusebound(c, Errsizerange, 1ull << Logmin, 1ull << max) : refusebound(c, Errsizerange, Logmin, max);
 	ringreset(c->d, (int)log);
 	return Errnone;
 }
@@ -324,7 +352,7 @@ ctlsize(Ctl *c)
 
 	if (!parsedec(c->f[1], &log))
 		return Errsize;
-	return setlog(c, log);
+	return setlog(c, log, 0);
 }
 
 /* logsize N, as the state prints it: N records, a power of two */
@@ -337,7 +365,7 @@ ctllogsize(Ctl *c)
 		return Errsize;
 	for (log = 0; (1ull << log) < n; log++)
 		;
-	return setlog(c, log);
+	return setlog(c, log, 1);
 }
 
 /*

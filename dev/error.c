@@ -51,6 +51,24 @@ errrefuse(Dev *d, const char *cmd, int e)
 	return errnum(e);
 }
 
+/* a refusal that names its range: "cmd: text (lo to hi)", the numbers the code checks against */
+int
+errbound(Dev *d, const char *cmd, int e, uint64_t lo, uint64_t hi)
+{
+	Buf b;
+
+	errset(d, cmd, errtext(e));
+	b.p = d->err + slen(d->err);
+	b.e = d->err + Errmax - 1;
+	bputs(&b, " (");
+	bputdec(&b, lo);
+	bputs(&b, " to ");
+	bputdec(&b, hi);
+	bputc(&b, ')');
+	bputnul(&b);
+	return errnum(e);
+}
+
 const char *
 deverr(const Dev *d)
 {

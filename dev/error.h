@@ -4,6 +4,12 @@
  * code returns a name, and the errno and the text come from this table,
  * so a reason is typed in one place and its errno cannot drift from it.
  * X(name, errno, text); the errnos are devtrace.h's (Linux's values).
+ * A shell shows a refused write as strerror of the errno alone, so the
+ * errno must read right: a command never fails with ENOENT ("No such
+ * file or directory" reads as tracectl missing); the text is in the
+ * state's #error lines.  A text that names a limit takes its numbers
+ * from the constants: the command appends a range (errbound), or
+ * error_test checks the number in the text against the constant.
  */
 #ifndef DEVTRACE_ERROR_H
 #define DEVTRACE_ERROR_H
@@ -18,10 +24,10 @@
 	X(Errunknown,	Einval,	"unknown command") \
 	X(Errnargs,	Einval,	"wrong number of arguments") \
 	/* trace */ \
-	X(Errnotrace,	Enoent,	"no such trace") \
+	X(Errnotrace,	Einval,	"no such trace") \
 	X(Errtracecmd,	Einval,	"bad trace command") \
 	X(Erraddr,	Einval,	"bad address") \
-	X(Errname,	Einval,	"bad trace name") \
+	X(Errname,	Einval,	"bad trace name (a letter or _, then letters, digits, _ - or ., 15 at most)") \
 	X(Errexists,	Eexist,	"trace exists") \
 	X(Errrange,	Einval,	"empty or reversed range") \
 	X(Errglob,	Einval,	"pattern too long")	/* EINVAL, not E2BIG: as it always was */ \
@@ -31,10 +37,11 @@
 	X(Errpredform,	Einval,	"predicate must be /expression/") \
 	X(Errpredlong,	E2big,	"predicate too long") \
 	X(Erractform,	Einval,	"expected trace NAME trigger stop [after N] [/pred/], trigger start [/pred/], speculate|commit|discard [/pred/], or actions clear") \
+	X(Errafter,	Einval,	"after N out of range")	/* and the range, from Aftermax */ \
 	X(Erractfull,	Enospc,	"too many actions") \
 	/* size, logsize, testtracein, watch, open */ \
 	X(Errsize,	Einval,	"bad size") \
-	X(Errsizerange,	Einval,	"size out of range") \
+	X(Errsizerange,	Einval,	"size out of range")	/* and the range: the block's logmax or a session's */ \
 	X(Errarg,	Einval,	"bad argument") \
 	X(Errpid,	Einval,	"bad pid") \
 	X(Errnwatch,	Enospc,	"too many watches") \
@@ -52,7 +59,7 @@
 	X(Erraggform,	Einval,	"expected agg TRACE entry|exit @name[keys] = func(args), agg TRACE records on|off|auto, agg @name clear|remove, or agg clear") \
 	X(Erraggname,	Einval,	"bad aggregation name (@ then a letter or _, then letters, digits or _, 15 at most)") \
 	X(Erraggexists,	Eexist,	"aggregation exists") \
-	X(Errnoagg,	Enoent,	"no such aggregation") \
+	X(Errnoagg,	Einval,	"no such aggregation") \
 	X(Errnagg,	Enospc,	"too many aggregations") \
 	X(Erraggfunc,	Einval,	"unknown function (count, sum, min, max, avg, quantize, lquantize)") \
 	X(Erraggargs,	Einval,	"wrong number of arguments: count(), lquantize(value, low, high, step), the others (value)") \

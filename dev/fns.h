@@ -114,5 +114,6 @@ uint32_t	writeraggbuf(Dev *d, uint32_t tid);	/* an aggregation table: 1 + its in
 /* error.c */
 void	errset(Dev *d, const char *cmd, const char *text);	/* Dev.err: "cmd: text", or text if cmd is nil */
 int	errrefuse(Dev *d, const char *cmd, int e);	/* e's text in Dev.err after cmd; its errno */
+int	errbound(Dev *d, const char *cmd, int e, uint64_t lo, uint64_t hi);	/* the same, then " (lo to hi)" */
 
 #endif

@@ -240,7 +240,7 @@ ctlwrite(struct file *fp, const char __user *ub, size_t n, loff_t *off)
 	}
 	e = kctlwrite(f->sess, f->serial, &f->ctl, buf, n, task_tgid_nr(current));
 	kvfree(buf);
-	return e ? -e : (ssize_t)n;
+	return e ? -e : (ssize_t)n;	/* the error table's errno, as the FUSE server's (cmd/fs.c) */
 }
 
 /* a close: the unfinished line runs now, and close() returns its refusal (as user space's flush) */

@@ -219,18 +219,18 @@ agg t records on"
 	traceagg ag_key
 	run devtrace ctl agg t entry '@a[arg9] = count()'
 	assert_failure
-	assert_output "devtrace: agg: key 1: unknown variable
+	assert_output "devtrace ctl: agg t entry @a[arg9] = count(): agg: key 1: unknown variable
   arg9
   ^"
 	run devtrace ctl agg t entry '@a = median(arg0)'
 	assert_failure
-	assert_output "devtrace: agg: unknown function (count, sum, min, max, avg, quantize, lquantize)"
+	assert_output "devtrace ctl: agg t entry @a = median(arg0): agg: unknown function (count, sum, min, max, avg, quantize, lquantize)"
 	run devtrace ctl agg nosuch entry '@a = count()'
-	assert_output "devtrace: agg: no such trace"
+	assert_output "devtrace ctl: agg nosuch entry @a = count(): agg: no such trace"
 	run devtrace ctl agg t entry '@a = lquantize(arg0, 10, 0, 1)'
-	assert_output --partial "devtrace: agg: lquantize: low < high"
+	assert_output --partial "devtrace ctl: agg t entry @a = lquantize(arg0, 10, 0, 1): agg: lquantize: low < high"
 	run devtrace ctl agg t entry '@a = sum(arg0 +)'
-	assert_output "devtrace: agg: value: expression expected
+	assert_output "devtrace ctl: agg t entry @a = sum(arg0 +): agg: value: expression expected
   arg0 +
         ^"
 	run grep -c '^agg ' "$D/tracectl"

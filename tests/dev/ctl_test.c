@@ -98,7 +98,7 @@ test_trace_on_off_remove(void **unused)
 		"watch 0\n"
 		"stop\n");
 	assert_int_equal(ctl(d, "trace a remove"), 0);
-	assert_int_equal(ctl(d, "trace a on"), Enoent);
+	assert_int_equal(ctl(d, "trace a on"), Einval);
 	assert_int_equal(ctl(d, "trace 1000 2000 new a"), 0);	/* the range and the name are free again */
 	free(d);
 }
@@ -326,12 +326,15 @@ static const struct {
 	{ "size", Einval, "size: wrong number of arguments" },
 	{ "size 4 5", Einval, "size: wrong number of arguments" },
 	{ "size x", Einval, "size: bad size" },
-	{ "size 99", Einval, "size: size out of range" },
-	{ "size 3", Einval, "size: size out of range" },
+	{ "size 99", Einval, "size: size out of range (4 to 16)" },	/* newdev(16): the range its logmax allows */
+	{ "size 3", Einval, "size: size out of range (4 to 16)" },
+	{ "size 21", Einval, "size: size out of range (4 to 16)" },
+	{ "logsize 8", Einval, "logsize: size out of range (16 to 65536)" },	/* logsize's in records */
+	{ "logsize 131072", Einval, "logsize: size out of range (16 to 65536)" },
 	{ "logsize 100", Einval, "logsize: bad size" },
 	{ "trace", Einval, "trace: wrong number of arguments" },
 	{ "trace a", Einval, "trace: wrong number of arguments" },
-	{ "trace nosuch on", Enoent, "trace: no such trace" },
+	{ "trace nosuch on", Einval, "trace: no such trace" },	/* not ENOENT: a shell would print "No such file or directory" */
 	{ "trace old bogus", Einval, "trace: bad trace command" },
 	{ "trace old on off", Einval, "trace: bad trace command" },
 	{ "trace g00 3000 new x", Einval, "trace: bad address" },
@@ -345,9 +348,14 @@ static const struct {
 	{ "trace 800 1001 new x", Eexist, "trace: range overlaps trace" },
 	{ "trace 1fff 3000 new x", Eexist, "trace: range overlaps trace" },
 	{ "trace 3000 4000 new old", Eexist, "trace: trace exists" },
-	{ "trace 3000 4000 new abcdefghijklmnop", Einval, "trace: bad trace name" },
-	{ "trace 3000 4000 new 9x", Einval, "trace: bad trace name" },
-	{ "trace 3000 4000 new a/b", Einval, "trace: bad trace name" },
+	{ "trace 3000 4000 new abcdefghijklmnop", Einval, "trace: bad trace name (a letter or _, then letters, digits, _ - or ., 15 at most)" },
+	{ "trace 3000 4000 new abcdefghijklmnopqrst", Einval, "trace: bad trace name (a letter or _, then letters, digits, _ - or ., 15 at most)" },
+	{ "trace 3000 4000 new 9x", Einval, "trace: bad trace name (a letter or _, then letters, digits, _ - or ., 15 at most)" },
+	{ "trace 3000 4000 new a/b", Einval, "trace: bad trace name (a letter or _, then letters, digits, _ - or ., 15 at most)" },
+	{ "trace old trigger stop after 1000000001", Einval, "trace: after N out of range (0 to 1000000000)" },
+	{ "trace old trigger stop after 99999999999999", Einval, "trace: after N out of range (0 to 1000000000)" },
+	{ "trace old trigger stop after 99999999999999999999999", Einval, "trace: after N out of range (0 to 1000000000)" },	/* past 2^64 */
+	{ "trace old trigger stop after -1", Einval, "trace: expected trace NAME trigger stop [after N] [/pred/], trigger start [/pred/], speculate|commit|discard [/pred/], or actions clear" },
 	{ "trace f* new old", Eexist, "trace: trace exists" },
 	{ "trace 3000 4000 old x", Einval, "trace: bad trace command" },
 	{ "query", Einval, "query: wrong number of arguments" },
@@ -497,7 +505,7 @@ test_predicate(void **unused)
 	assert_non_null(strstr(state(d), "#error   arg0 > nosuch\n#error          ^\n"));
 	assert_int_equal(ctl(d, "trace a pred arg0 > 1"), Einval);
 	assert_string_equal(deverr(d), "trace: predicate must be /expression/");
-	assert_int_equal(ctl(d, "trace nosuch pred /1/"), Enoent);
+	assert_int_equal(ctl(d, "trace nosuch pred /1/"), Einval);
 	/* removed */
 	assert_int_equal(ctl(d, "trace a pred"), 0);
 	assert_null(strstr(commands(d), "pred"));

@@ -25,13 +25,14 @@ static const struct {
 	const char *line;	/* what provokes it; a %d line is written n times first */
 	const char *fill;
 	int n;
+	const char *tail;	/* after the table's text: the range the command says (errbound) */
 } cases[Nerror] = {
 	[Errempty] = { Viactl, Einval, 0, "" },
 	[Errlinelong] = { Viactl, E2big, 0, "LONGLINE" },
 	[Errbadchar] = { Viactl, Einval, 0, "start\001" },
 	[Errunknown] = { Viactl, Einval, "bogus", "bogus" },
 	[Errnargs] = { Viactl, Einval, "start", "start now" },
-	[Errnotrace] = { Viactl, Enoent, "trace", "trace nosuch on" },
+	[Errnotrace] = { Viactl, Einval, "trace", "trace nosuch on" },	/* never ENOENT: a shell prints "No such file or directory" */
 	[Errtracecmd] = { Viactl, Einval, "trace", "trace old bogus" },
 	[Erraddr] = { Viactl, Einval, "trace", "trace g00 3000 new x" },
 	[Errname] = { Viactl, Einval, "trace", "trace 3000 4000 new 9x" },
@@ -46,10 +47,11 @@ static const struct {
 	[Errpredform] = { Viactl, Einval, "trace", "trace old pred arg0" },
 	[Errpredlong] = { Viactl, E2big, "trace", "LONGPRED" },
 	[Erractform] = { Viactl, Einval, "trace", "trace old trigger now" },
+	[Errafter] = { Viactl, Einval, "trace", "trace old trigger stop after 1000000001", .tail = " (0 to 1000000000)" },
 	[Erractfull] = { Viactl, Enospc, "trace", "trace old discard",
 		"trace %1$d0000 %1$d0001 new t%1$d\ntrace t%1$d speculate", Nact },
 	[Errsize] = { Viactl, Einval, "size", "size x" },
-	[Errsizerange] = { Viactl, Einval, "size", "size 99" },
+	[Errsizerange] = { Viactl, Einval, "size", "size 99", .tail = " (4 to 16)" },	/* newdev(16): its logmax */
 	[Errarg] = { Viactl, Einval, "testtracein", "testtracein 1000 1 2 3 q" },
 	[Errpid] = { Viactl, Einval, "watch", "watch -1" },
 	[Errnwatch] = { Viactl, Enospc, "watch", "watch 99", "watch %d", Nwatch },
@@ -64,7 +66,7 @@ static const struct {
 	[Erraggform] = { Viactl, Einval, "agg", "agg old entry count()" },
 	[Erraggname] = { Viactl, Einval, "agg", "agg old entry @9x = count()" },
 	[Erraggexists] = { Viactl, Eexist, "agg", "agg old exit @dup = count()", "agg old entry @dup = count()", 1 },
-	[Errnoagg] = { Viactl, Enoent, "agg", "agg @nosuch clear" },
+	[Errnoagg] = { Viactl, Einval, "agg", "agg @nosuch clear" },
 	[Errnagg] = { Viactl, Enospc, "agg", "agg old entry @last = count()", "agg old entry @a%d = count()", Nagg },
 	[Erraggfunc] = { Viactl, Einval, "agg", "agg old entry @a = median(arg0)" },
 	[Erraggargs] = { Viactl, Einval, "agg", "agg old entry @a = sum()" },
@@ -157,7 +159,7 @@ check(int err, int no, const char *cmd, const char *got)
 {
 	char want[Errmax];
 
-	snprintf(want, sizeof want, "%s%s%s", cmd ? cmd : "", cmd ? ": " : "", errtext(err));
+	snprintf(want, sizeof want, "%s%s%s%s", cmd ? cmd : "", cmd ? ": " : "", errtext(err), cases[err].tail ? cases[err].tail : "");
 	assert_int_equal(no, cases[err].no);
 	assert_int_equal(no, errnum(err));
 	assert_string_equal(first(got), want);
@@ -251,6 +253,32 @@ test_texts_unique(void **unused)
 	}
 }
 
+/* a number a fixed text names is the constant's: they cannot drift apart */
+static void
+test_limits_in_texts(void **unused)
+{
+	static const struct {
+		int err;
+		const char *fmt;
+		int v;
+	} lim[] = {
+		{ Errname, "%d at most)", Namelen - 1 },
+		{ Erraggname, "%d at most)", Namelen - 1 },
+		{ Errwaitms, "(1 to %d ms)", Waitmax },
+		{ Errkeys, "(%d words;", Nkeyw },
+		{ Errlquant, "into %d buckets", Lqmax },
+	};
+	char want[64];
+	size_t i;
+
+	(void)unused;
+	for (i = 0; i < sizeof lim / sizeof lim[0]; i++) {
+		snprintf(want, sizeof want, lim[i].fmt, lim[i].v);
+		if (strstr(errtext(lim[i].err), want) == NULL)
+			fail_msg("\"%s\" does not say \"%s\"", errtext(lim[i].err), want);
+	}
+}
+
 /* the argument names of every pattern's functions, for predicates by name */
 static const char *
 testargnames(const char *glob)
@@ -267,6 +295,7 @@ main(void)
 		cmocka_unit_test(test_expression_too_long),
 		cmocka_unit_test(test_unreachable),
 		cmocka_unit_test(test_texts_unique),
+		cmocka_unit_test(test_limits_in_texts),
 	};
 
 	predargnames = testargnames;

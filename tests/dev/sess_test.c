@@ -174,7 +174,7 @@ test_limits(void **unused)
 	s = devsess(d, 1);
 	assert_int_equal(ctl(s, "size 16"), 0);
 	assert_int_equal(ctl(s, "size 17"), Einval);
-	assert_string_equal(deverr(s), "size: size out of range");
+	assert_string_equal(deverr(s), "size: size out of range (4 to 16)");
 	assert_int_equal(ctl(d, "size 17"), 0);
 	/* a block with no room for sessions refuses clone alike */
 	free(d);

@@ -163,7 +163,7 @@ queries() {
 	# an unfinished last line refused: devtrace ctl says why
 	run bash -c 'printf "stop\nbogus" | devtrace ctl'
 	assert_failure 1
-	assert_output "devtrace: bogus: unknown command"
+	assert_output "devtrace ctl: standard input: bogus: unknown command"
 	run grep -x -e start -e stop "$D/tracectl"
 	assert_output stop
 }

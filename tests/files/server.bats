@@ -241,7 +241,7 @@ load helper
 	devtrace ctl testtracein 1500 1 2 3 4
 	run devtrace ctl bogus
 	assert_failure 1
-	assert_output "devtrace: bogus: unknown command"
+	assert_output "devtrace ctl: bogus: bogus: unknown command"
 	run devtrace state
 	assert_line "#error bogus: unknown command"
 	run devtrace cat

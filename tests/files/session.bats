@@ -94,10 +94,10 @@ nlines() {
 	[ "${lines[-1]}" = "#error bogus: unknown command" ]
 	# nothing else changed
 	diff <(grep -v '^#' "$BATS_TEST_TMPDIR/before") <(state | grep -v '^#')
-	# the errno says what kind of refusal it was
+	# the errno says what kind of refusal it was (never ENOENT: tracectl is there)
 	run bash -c 'echo trace nosuch on > "$DEVTRACE_DIR/tracectl"'
 	assert_failure
-	assert_output --partial "No such file or directory"
+	assert_output --partial "write error: Invalid argument"
 	run bash -c 'echo trace 1800 2800 new u > "$DEVTRACE_DIR/tracectl"'
 	assert_failure
 	assert_output --partial "File exists"
@@ -113,8 +113,8 @@ nlines() {
 	start
 	run devtrace ctl trace 2000 1000 new backwards
 	assert_failure 1
-	assert_output --regexp '^devtrace: trace: .+'
-	why=${output#devtrace: }
+	assert_output --regexp '^devtrace ctl: trace 2000 1000 new backwards: trace: .+'
+	why=${output#devtrace ctl: trace 2000 1000 new backwards: }
 	run tail -n 1 "$D/tracectl"
 	assert_output "#error $why"
 	run devtrace ctl trace 1000 2000 new t

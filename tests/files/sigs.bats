@@ -165,7 +165,7 @@ needlib() {
 	run devtrace ctl 'trace n pred /count > 0/'
 	assert_failure 1
 	assert_output - <<-'END'
-	devtrace: trace: not an argument of the trace's functions
+	devtrace ctl: trace n pred /count > 0/: trace: not an argument of the trace's functions
 	  count > 0
 	  ^
 	END
@@ -175,5 +175,5 @@ needlib() {
 	devtrace ctl 'trace ne* new ne'
 	run devtrace ctl 'trace ne pred /x < 0/'
 	assert_failure 1
-	assert_line --index 0 "devtrace: trace: an argument no record word holds (floating point, a large struct, past the fourth, or not the same in all the trace's functions)"
+	assert_line --index 0 "devtrace ctl: trace ne pred /x < 0/: trace: an argument no record word holds (floating point, a large struct, past the fourth, or not the same in all the trace's functions)"
 }

@@ -483,7 +483,7 @@ EOF
 	# no such trace
 	run bash -c 'echo "trace nosuch pred /arg1 > 2/" > "$1"' _ "$D/tracectl"
 	assert_failure
-	assert_output --partial "write error: No such file or directory"
+	assert_output --partial "write error: Invalid argument"
 	run errors
 	assert_output "#error trace: no such trace"
 
@@ -507,7 +507,7 @@ EOF
 	run devtrace ctl 'trace io pred /arg1 >= 4096 && execnme == "fxa"/'
 	assert_failure 1
 	assert_output - <<'EOF'
-devtrace: trace: unknown variable
+devtrace ctl: trace io pred /arg1 >= 4096 && execnme == "fxa"/: trace: unknown variable
   arg1 >= 4096 && execnme == "fxa"
                   ^
 EOF
