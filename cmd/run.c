@@ -245,7 +245,7 @@ session(Run *r, char **argv)
 {
 	char tmp[PATH_MAX], sigs[PATH_MAX + 8];
 	Ownsess *o = &r->o;
-	unsigned long long lost;
+	unsigned long long lost, faults;
 	Reader rd;
 	int fd = -1, rc, bad;
 
@@ -277,6 +277,7 @@ session(Run *r, char **argv)
 	}
 	memset(&rd, 0, sizeof rd);
 	lost = lostcount(ownstate(o));
+	faults = statecounter(ownstate(o), "predfaults");
 	if (owntraces(o) < 0) {
 		undo(r, &rd, -1);
 		goto out;
@@ -287,6 +288,8 @@ session(Run *r, char **argv)
 		fprintf(stderr, "devtrace run: %llu records lost while the program ran (the session's #lost and #dropped)", lost);
 		fprintf(stderr, "; -P 'block MS' keeps every record, waiting up to MS ms for a stalled reader (now: %s)\n", o->policy);
 	}
+	if ((faults = statecounter(ownstate(o), "predfaults") - faults) > 0)
+		fprintf(stderr, "devtrace run: %llu hits dropped: -p's predicate divided by zero (or the most negative number by -1) there (the session's #predfaults)\n", faults);
 	if (close(fd) < 0) {
 		fprintf(stderr, "devtrace run: %s: %s\n", r->out ? r->out : tmp, strerror(errno));
 		bad = 1;

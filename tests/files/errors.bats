@@ -69,13 +69,15 @@ refused() {
 }
 
 # A division by zero in a predicate, a constant one too, is a fault at
-# the hit: the hit is dropped and counted in #predfaults, nothing else
-# (devtrace(4), Predicates; NOTES, "Defined meanings where C has none").
+# the hit: the hit is dropped and counted in #predfaults, which devtrace
+# run reports (devtrace(4), Predicates; NOTES, "Defined meanings where C
+# has none").
 
-@test "run -p '1/0': taken, every hit faults and is dropped: the program's output alone" {
+@test "run -p '1/0': taken, every call faults and is dropped: the program's output, and run says why" {
 	needlib
-	run -0 devtrace run -t fl_work -p '1/0' -- "$X/fl_loop" 1 3 - 0
+	run -0 --separate-stderr devtrace run -t fl_work -p '1/0' -- "$X/fl_loop" 1 3 - 0
 	assert_output "1 3003"
+	assert_equal "$stderr" "devtrace run: 3 hits dropped: -p's predicate divided by zero (or the most negative number by -1) there (the session's #predfaults)"
 	run -0 devtrace run -t fl_work -p '1 || 1/0' -- "$X/fl_loop" 1 3 - 0
 	assert_line --index 0 "1 3003"
 	assert_line --index 1 --regexp '^ +TID +TIME\(ns\) +DURATION +FUNCTION$'
