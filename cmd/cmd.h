@@ -34,6 +34,7 @@ void	argnamesobj(const char *path);	/* and from path's */
 /* dwarf.c: signature lines "NAME RET name:class:word ..." from DWARF (libdw) */
 int	objsigs(const char *path, FILE *out, const char *who);	/* path's functions: 0; 1 no debug information; -1 unreadable (told, as "WHO: ...") */
 int	symsigs(const char *syms, long from, FILE *out, const char *who);	/* those of each object the symbol file names from byte from on: 0, or -1 (told) */
+int	objfuncs(const char *path, FILE *out);	/* the names of path's defined functions, one a line: 0, or -1 */
 
 /* aggtext.c: the aggregations as text; their keys typed by aggkeytyper, if the binary set it */
 typedef struct Keytypes Keytypes;

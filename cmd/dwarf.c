@@ -295,3 +295,45 @@ symsigs(const char *syms, long from, FILE *out, const char *who)
 	fclose(f);
 	return 0;
 }
+
+/*
+ * the names of path's defined functions, its symbol table's (the
+ * dynamic one if it has none), one a line: those its DWARF may lack.
+ * 0, or -1 if it cannot be read as ELF
+ */
+int
+objfuncs(const char *path, FILE *out)
+{
+	Elf *e;
+	Elf_Scn *s = NULL, *dyn = NULL, *tab = NULL;
+	Elf_Data *d;
+	GElf_Shdr sh;
+	GElf_Sym sym;
+	const char *name;
+	size_t i, n;
+	int fd;
+
+	if (elf_version(EV_CURRENT) == EV_NONE || (fd = open(path, O_RDONLY|O_CLOEXEC)) < 0)
+		return -1;
+	if ((e = elf_begin(fd, ELF_C_READ, NULL)) == NULL) {
+		close(fd);
+		return -1;
+	}
+	while ((s = elf_nextscn(e, s)) != NULL)
+		if (gelf_getshdr(s, &sh) != NULL && sh.sh_type == SHT_SYMTAB)
+			tab = s;
+		else if (gelf_getshdr(s, &sh) != NULL && sh.sh_type == SHT_DYNSYM)
+			dyn = s;
+	if (tab == NULL)
+		tab = dyn;
+	if (tab && gelf_getshdr(tab, &sh) != NULL && sh.sh_entsize > 0 && (d = elf_getdata(tab, NULL)) != NULL) {
+		n = sh.sh_size / sh.sh_entsize;
+		for (i = 0; i < n; i++)
+			if (gelf_getsym(d, i, &sym) != NULL && GELF_ST_TYPE(sym.st_info) == STT_FUNC && sym.st_shndx != SHN_UNDEF &&
+			    (name = elf_strptr(e, sh.sh_link, sym.st_name)) != NULL && *name)
+				fprintf(out, "%s\n", name);
+	}
+	elf_end(e);
+	close(fd);
+	return 0;
+}

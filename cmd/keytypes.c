@@ -12,8 +12,10 @@
  * trace's pattern matches has a signature in its object, one only, and
  * the same class in the key's word (an argument's record word, or the return
  * value); a struct, floating point or void is never typed.  Otherwise
- * it stays the device's signed number.  Values are read from the low
- * bytes of their class, as the scripts read them (scripts/lib/sigs.awk).
+ * it stays the device's signed number: already the C value where the
+ * device typed the variable (values as their type: dev/predargs.c).
+ * Values are read from the low bytes of their class, as the scripts
+ * read them (scripts/lib/sigs.awk).
  */
 #include <fnmatch.h>
 #include <inttypes.h>

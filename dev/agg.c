@@ -52,10 +52,12 @@ simple(Dev *d, int i, Aggsel *s)
 		if (rld(&a->key[j].kind) != Evar || (v = rld(&a->key[j].var)) >= Nvar)
 			return;
 		s->key[j] = v;
+		s->kext[j] = rld(&a->key[j].ext);
 	}
 	if (func != Fcount && (rld(&a->val.kind) != Evar || (v = rld(&a->val.var)) >= Nvar))
 		return;
 	s->val = func != Fcount ? v : 0;
+	s->vext = func != Fcount ? rld(&a->val.ext) : 0;
 	s->func = func;
 	s->nkey = nkey;
 	/* changed while we read: the hits read the block */
@@ -210,7 +212,7 @@ eval(const Aexpr *x, const Hit *h, uint64_t *v)
 {
 	switch (rld(&x->kind)) {
 	case Evar:
-		*v = predvar(h, rld(&x->var));
+		*v = predext(predvar(h, rld(&x->var)), rld(&x->ext));	/* any ext is safe */
 		return 0;
 	case Eprog:
 		return predrun(&x->prog, h, v);
@@ -291,6 +293,27 @@ aggblock(Dev *d, uint32_t i, const Tsel *sel, const Hit *h, Abuf *b, int shared)
 	add(d, i, b, shared, (uint64_t)g << 32 | bucket << 8 | i, k, func, x);
 }
 
+/* any of s's variables has a type narrower than a word: one test for all */
+static inline int
+typed(const Aggsel *s)
+{
+	uint32_t k;
+
+	__builtin_memcpy(&k, s->kext, sizeof k);
+	return (k | s->vext) != 0;
+}
+
+/* s's keys k and value x as their types */
+static __attribute__((noinline)) void
+extend(const Aggsel *s, uint64_t *k, uint64_t *x)
+{
+	int j;
+
+	for (j = 0; j < Nkeyw; j++)
+		k[j] = predext(k[j], s->kext[j]);
+	*x = predext(*x, s->vext);
+}
+
 /*
  * One aggregation of slot i at this hit.  Lone variables (the common
  * case) were read and checked by devtsel: if the definition is still
@@ -316,6 +339,8 @@ aggone(Dev *d, uint32_t i, const Tsel *sel, const Hit *h, Abuf *b, int shared)
 	}
 	if (func != Fcount)
 		x = predvar(h, s->val);
+	if (typed(s))
+		extend(s, k, &x);
 	tag = (uint64_t)s->gen << 32 | (uint64_t)(func == Fquantize ? aggqbucket(x) : 0) << 8 | i;
 	/* the common case: the writer's own table, the key where its hash points */
 	e = &b->ent[hash(tag, k) & (Aslots - 1)];

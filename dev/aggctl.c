@@ -74,9 +74,13 @@ saywhat(char *err, size_t nerr, const char *what, const char *msg)
 	bputnul(&b);
 }
 
-/* an expression, key or value, into x: a variable alone needs no program */
+/*
+ * an expression, key or value, into x: a variable alone, typed or not,
+ * needs no program.  args: the trace's functions' argument names and
+ * types, as a predicate's (pred.h: predargnames), or nil
+ */
 static int
-compile(Aexpr *x, char *src, int key, const char *what, char *err, size_t nerr)
+compile(Aexpr *x, char *src, int key, const char *args, const char *what, char *err, size_t nerr)
 {
 	char msg[Errmax];
 	int e;
@@ -95,7 +99,7 @@ compile(Aexpr *x, char *src, int key, const char *what, char *err, size_t nerr)
 		x->show = Sstr;
 		return Errnone;
 	}
-	if ((e = predcompilestack(src, &x->prog, msg, sizeof msg)) != Errnone) {
+	if ((e = predcompileargsstack(src, args, &x->prog, msg, sizeof msg)) != Errnone) {
 		saywhat(err, nerr, what, msg);
 		return e;
 	}
@@ -103,6 +107,10 @@ compile(Aexpr *x, char *src, int key, const char *what, char *err, size_t nerr)
 	if (x->prog.ninst == 2 && (x->prog.inst[0] & 0xff) == Ovar && x->prog.inst[1] == Oret) {
 		x->kind = Evar;
 		x->var = x->prog.inst[0] >> 8;
+	} else if (x->prog.ninst == 3 && (x->prog.inst[0] & 0xff) == Ovar && (x->prog.inst[1] & 0xff) == Oext && x->prog.inst[2] == Oret) {
+		x->kind = Evar;	/* typed: Ovar, Oext, Oret */
+		x->var = x->prog.inst[0] >> 8;
+		x->ext = x->prog.inst[1] >> 8;
 	} else
 		x->kind = Eprog;
 	return Errnone;
@@ -166,6 +174,8 @@ define(Dev *d, int tslot, int exit, char *s, char *err, size_t nerr)
 	char *name, *keys = 0, *fn, *args, *e, *kf[Nkey + 1], *af[5], src[Aggsrcmax];
 	char what[16] = "key 1";
 	Agg *a, *free = 0;
+	Trace *t = &d->trace[tslot];
+	const char *names;
 	Buf b = { src, src + sizeof src - 1 };
 	int nk, na, i, w, r;
 	uint32_t f;
@@ -227,6 +237,8 @@ define(Dev *d, int tslot, int exit, char *s, char *err, size_t nerr)
 	if (na != (f == Fcount ? 0 : f == Flquantize ? 4 : 1))
 		return Erraggargs;
 
+	/* values as their type, as the trace's predicate has them */
+	names = t->kind == Glob && predargnames ? predargnames(t->glob) : 0;
 	/* the slot is free (gen 0): no writer reads it while it is filled */
 	a = free;
 	a->func = f;
@@ -236,14 +248,14 @@ define(Dev *d, int tslot, int exit, char *s, char *err, size_t nerr)
 	a->low = a->high = a->step = 0;
 	for (i = w = 0; i < nk; i++) {
 		what[4] = '1' + i;
-		if ((r = compile(&a->key[i], strim(kf[i]), 1, what, err, nerr)) != Errnone)
+		if ((r = compile(&a->key[i], strim(kf[i]), 1, names, what, err, nerr)) != Errnone)
 			return r;
 		w += a->key[i].kind == Eexec ? 2 : 1;
 	}
 	if (w > Nkeyw)
 		return Errkeys;
 	__builtin_memset(&a->val, 0, sizeof a->val);
-	if (na > 0 && (r = compile(&a->val, strim(af[0]), 0, "value", err, nerr)) != Errnone)
+	if (na > 0 && (r = compile(&a->val, strim(af[0]), 0, names, "value", err, nerr)) != Errnone)
 		return r;
 	if (f == Flquantize) {
 		if (!sdec(af[1], &a->low) || !sdec(af[2], &a->high) || !sdec(af[3], &a->step) ||

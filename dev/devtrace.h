@@ -125,8 +125,9 @@ struct Aggsel {
 	uint8_t func;		/* Fcount ... Fquantize (agg.h) */
 	uint8_t nkey;		/* key words */
 	uint8_t val;		/* the value's variable */
-	uint8_t pad;
+	uint8_t vext;		/* its ext (dev/pred.h: predext), 0: the word */
 	uint8_t key[4];		/* the keys' variables */
+	uint8_t kext[4];	/* their exts */
 };
 
 /*

@@ -59,6 +59,11 @@ static const int8_t delta[Nop] = {
 	[Ocmpvi] = 1,
 };
 
+/* the typed variables' names in the args text (predargs.c), by variable number */
+static const char *const typed[Vretval + 1] = {
+	"$arg0", "$arg1", "$arg2", "$arg3", "$retval",
+};
+
 struct Val {
 	int k;
 	int pos;	/* where it starts in the source */
@@ -76,7 +81,7 @@ struct Comp {
 	uint64_t num;	/* Tnum */
 	int var;	/* Tname: variable number, Nvar for execname, -1 if unknown, -2 an argument no word holds */
 	const char *args;	/* argument names, "name=N[sB|uB] ...", or nil */
-	int bits;	/* Tname, an argument of B bits < 64: its low B bits only */
+	int bits;	/* Tname, an argument or variable of B bits < 64: its low B bits only */
 	int sign;	/* and those are signed */
 	int off;	/* Tstr */
 	int depth;	/* stack depth of the code so far */
@@ -233,6 +238,35 @@ string(Comp *c, const char *s)
 	c->end = c->pos + i + 1;
 }
 
+/* "sB" or "uB" at a: its type, for primary to extend the value by */
+static void
+ext(Comp *c, const char *a)
+{
+	c->sign = *a == 's';
+	if (*a == 's' || *a == 'u')
+		for (a++; isdigitc(*a) && c->bits < 64; a++)
+			c->bits = c->bits * 10 + *a - '0';
+}
+
+/* the value of name s (n bytes) in a, "name=value ...": nil if none */
+static const char *
+argval(const char *a, const char *s, int n)
+{
+	int k;
+
+	while (*a) {
+		for (k = 0; a[k] && a[k] != '=' && a[k] != ' '; k++)
+			;
+		if (k == n && __builtin_memcmp(a, s, n) == 0 && a[k] == '=')
+			return a + k + 1;
+		while (*a && *a != ' ')
+			a++;
+		while (*a == ' ')
+			a++;
+	}
+	return 0;
+}
+
 /*
  * the variable of the argument named s (n bytes) in a, "name=N[sB|uB] ...":
  * arg N, whose value is its low B bits, signed or not (a register's upper
@@ -241,28 +275,15 @@ string(Comp *c, const char *s)
 static int
 argvar(Comp *c, const char *a, const char *s, int n)
 {
-	int k, v;
+	int v;
 
-	while (*a) {
-		for (k = 0; a[k] && a[k] != '=' && a[k] != ' '; k++)
-			;
-		if (k == n && __builtin_memcmp(a, s, n) == 0 && a[k] == '=') {
-			a += k + 1;
-			if (*a < '0' || *a > '3')
-				return -2;
-			v = Varg0 + *a++ - '0';
-			c->sign = *a == 's';
-			if (*a == 's' || *a == 'u')
-				for (a++; isdigitc(*a); a++)
-					c->bits = c->bits * 10 + *a - '0';
-			return v;
-		}
-		while (*a && *a != ' ')
-			a++;
-		while (*a == ' ')
-			a++;
-	}
-	return -1;
+	if ((a = argval(a, s, n)) == 0)
+		return -1;
+	if (*a < '0' || *a > '3')
+		return -2;
+	v = Varg0 + *a++ - '0';
+	ext(c, a);
+	return v;
 }
 
 static void
@@ -283,6 +304,8 @@ name(Comp *c, const char *s)
 	}
 	if (c->var < 0 && c->args)
 		c->var = argvar(c, c->args, s, n);
+	else if (c->var >= Varg0 && c->var <= Vretval && c->args && (s = argval(c->args, typed[c->var], slen(typed[c->var]))))
+		ext(c, s);	/* values as their type: arg0..arg3 and retval, where the signatures agree */
 }
 
 static void
@@ -473,16 +496,8 @@ primary(Comp *c)
 			v.k = Kexec;
 		else
 			emit(c, Ovar, c->var);
-		if (c->bits > 0 && c->bits < 64 && c->sign) {
-			/* sign-extended from its low bits: sar is arithmetic */
-			literal(c, 64 - c->bits);
-			emit(c, Oshl, 0);
-			literal(c, 64 - c->bits);
-			emit(c, Oshr, 0);
-		} else if (c->bits > 0 && c->bits < 64) {
-			literal(c, ((uint64_t)1 << c->bits) - 1);
-			emit(c, Oand, 0);
-		}
+		if (c->bits > 0 && c->bits < 64)	/* its low bits, sign- or zero-extended */
+			emit(c, Oext, c->bits | (c->sign ? Extsigned : 0));
 		break;
 	case Tstr:
 		v.k = Kstr;
@@ -714,4 +729,10 @@ int
 predcompilestack(const char *src, Prog *p, char *err, size_t nerr)
 {
 	return compile(src, 0, p, err, nerr, 0);
+}
+
+int
+predcompileargsstack(const char *src, const char *args, Prog *p, char *err, size_t nerr)
+{
+	return compile(src, args, p, err, nerr, 0);
 }

@@ -35,7 +35,11 @@ enum {
  *   Texec, Texecne: 3 words: kind | fail << 8, then 16 bytes of a
  *     string of at most 15 characters, NUL-padded.  Texec passes if
  *     execname is that string, Texecne if it is not;
- *   Tret: 1 word: Tret | answer << 8 (0 or 1): the run ends.
+ *   Tret: 1 word: Tret | answer << 8 (0 or 1): the run ends;
+ *   Text: 3 words: Text | variable << 8 | ext << 16 | fail << 24, lo,
+ *     w: a variable term on the variable (Varg0..Vretval) extended
+ *     as Oext does (a kind of its own, fail above the rest: untyped
+ *     terms pay nothing).
  * A term that passes goes on to the next term, one that fails to the
  * term at word index fail (a later one).  The last term is a Tret.
  */
@@ -45,6 +49,7 @@ enum {
 	Omul, Odiv, Omod, Oadd, Osub, Oshl, Oshr,
 	Olt, Ole, Ogt, Oge, Oeq, Oneq, Oand, Oxor, Oor,
 	Ocmpvi,	/* variable CMP immediate in one: var in 4 bits, CMP (Olt+n) in 3, a 49-bit signed value above */
+	Oext,	/* top = its low B bits, sign- or zero-extended: the operand is an ext (below) */
 	Oterms,	/* inst[0] only: the rest is a term table */
 	Nop,
 };
@@ -52,12 +57,23 @@ enum {	/* Ovar operands; term kinds */
 	Varg0, Varg1, Varg2, Varg3, Vretval, Ventry, Vpc, Vpid, Vtid,
 	Vppid, Vuid, Vcpu, Vtimestamp, Vdepth, Vdur,
 	Nvar,
-	Texec = Nvar, Texecne, Tret,
+	Texec = Nvar, Texecne, Tret, Text,
 	Nterm,
+};
+/*
+ * An ext, Oext's operand, a Text term's and an aggregation's typed
+ * variable: B (1..63) in the low 6 bits, Extsigned if the type is
+ * signed; 0: the word as it is.  A C value narrower than the word
+ * comes in a register whose upper bits are undefined.
+ */
+enum {
+	Extbits = 63,
+	Extsigned = 0x80,
 };
 
 int	predcompile(const char *src, Prog *p, char *err, size_t nerr);	/* no argument names: predcompileargs(src, nil, ...) */
-int	predcompileargs(const char *src, const char *args, Prog *p, char *err, size_t nerr);	/* args: "name=N ..." names arg N (0-3), "name=NsB" or "name=NuB" its low B bits, signed or not, "name=?" one no record word holds; nil: none known */
+int	predcompileargs(const char *src, const char *args, Prog *p, char *err, size_t nerr);	/* args: "name=N ..." names arg N (0-3), "name=NsB" or "name=NuB" its low B bits, signed or not, "name=?" one no record word holds; "$arg0=sB", "$retval=uB" type those variables (none: the word); nil: none known */
+int	predcompileargsstack(const char *src, const char *args, Prog *p, char *err, size_t nerr);	/* the same, always stack code (the aggregations') */
 /*
  * The argument names of the functions a pattern matches, as
  * predcompileargs takes them, or nil if none is known: the process that
@@ -70,6 +86,8 @@ enum {
 	Npredarg = 64,	/* distinct argument names of one pattern's functions */
 	Predargname = 64,
 	Predargval = 16,
+	Npredpos = 5,	/* arg0..arg3, retval */
+	Predargtext = Npredarg * (Predargname + Predargval + 2) + Npredpos * (Predargval + 10),	/* predargstext's room */
 };
 typedef struct Predargs Predargs;
 struct Predargs {
@@ -79,12 +97,18 @@ struct Predargs {
 		int nfn;	/* functions that have it so */
 		int bad;	/* one has it otherwise */
 	} a[Npredarg];
+	struct {	/* arg0..arg3, retval: the ext of the functions with a number there */
+		char ext[Predargval];	/* sB, uB, "" (64 bits) */
+		int nfn;	/* functions that have one there */
+		int bad;	/* two disagree: the raw word */
+	} pos[Npredpos];
 	int n;
 	int nfn;	/* functions added */
 };
 void	predargsinit(Predargs *a);
 void	predargsadd(Predargs *a, char *line);	/* a matched function's signature line, NUL-terminated (cut in place) */
-const char	*predargstext(Predargs *a, char *out, size_t n);	/* "name=N[sB|uB] ..." (?: no one word in all) in out, or nil if none was added */
+void	predargsnosig(Predargs *a);	/* a matched function with no signature: arg0..arg3, retval stay words */
+const char	*predargstext(Predargs *a, char *out, size_t n);	/* "$arg0=sB ... $retval=sB name=N[sB|uB] ..." (?: no one word in all) in out, or nil if none was added */
 int	predcompilestack(const char *src, Prog *p, char *err, size_t nerr);	/* the same, always stack code (tests) */
 int	predterms(Prog *p);	/* a valid stack program as a term table, if it has the shape: 1 if rewritten */
 int	predvalid(const Prog *p);		/* 1 if safe to run */
@@ -126,6 +150,19 @@ predvar(const Hit *h, uint64_t v)
 		return h->exit == Kexit ? h->dur : 0;
 	}
 	return 0;
+}
+
+/* v as ext e says (pred.h: Extbits, Extsigned); any e is safe, 0 changes nothing */
+static inline uint64_t
+predext(uint64_t v, uint64_t e)
+{
+	uint64_t b = e & Extbits, hi;
+
+	if (b == 0)
+		return v;
+	hi = ~(uint64_t)0 << b;
+	v &= ~hi;
+	return e & Extsigned && v >> (b - 1) ? v | hi : v;
 }
 
 #endif

@@ -5,7 +5,9 @@
  * sigs and of a kernel's /dev/tracesigs).  The hosts' predargnames
  * (user space: DWARF; a kernel: BTF) find the lines and feed them here,
  * so both name arguments by one rule: a name is usable when every
- * matched function has it in the same record word, as a number.
+ * matched function has it in the same record word, as a number.  The
+ * same lines type arg0..arg3 and retval (values as their type): by the
+ * functions that have a number there, if they agree.
  */
 #include "dev/lib.h"
 #include "dev/pred.h"
@@ -29,18 +31,25 @@ prefix(const char *c, const char *p)
 	return c;
 }
 
-/* "N[sB|uB]" for class c in record word w (1-4), or "?" if no word holds it as a number */
-static void
-argval(const char *c, uint64_t w, char *val, size_t n)
+/* an enum with a negative value is signed, as C makes its type int */
+static int
+negenum(const char *c)
 {
-	Buf b = { val, val + n - 1 };
+	for (; *c; c++)
+		if ((c[0] == '{' || c[0] == ',') && c[1] == '-')
+			return 1;
+	return 0;
+}
+
+/* class c's extension into ext: "sB", "uB", or "" (64 bits, the word as it is); 0 if it is no number */
+static int
+classext(const char *c, char *ext, size_t n)
+{
+	Buf b = { ext, ext + n - 1 };
 	const char *d;
 	uint64_t bits;
 	size_t i;
 
-	scopy(val, "?", n);
-	if (w < 1 || w > 4)
-		return;
 	for (i = 0; i < sizeof widths / sizeof widths[0]; i++) {
 		if ((d = prefix(c, widths[i].prefix)) == 0)
 			continue;
@@ -51,21 +60,57 @@ argval(const char *c, uint64_t w, char *val, size_t n)
 			for (; *d >= '0' && *d <= '9' && bits < 1000; d++)
 				bits = bits * 10 + (*d - '0');
 		}
-		bputdec(&b, w - 1);
 		if (bits < 64) {
-			bputs(&b, widths[i].sign);
+			bputs(&b, streq(widths[i].prefix, "enum") && negenum(d) ? "s" : widths[i].sign);
 			bputdec(&b, bits);
 		}
 		bputnul(&b);
+		return 1;
+	}
+	return 0;
+}
+
+/* "N[sB|uB]" for class c in record word w (1-4), or "?" if no word holds it as a number */
+static void
+argval(const char *c, uint64_t w, char *val, size_t n)
+{
+	Buf b = { val, val + n - 1 };
+	char ext[Predargval];
+
+	if (w < 1 || w > 4 || !classext(c, ext, sizeof ext)) {
+		scopy(val, "?", n);
 		return;
 	}
+	bputdec(&b, w - 1);
+	bputs(&b, ext);
+	bputnul(&b);
+}
+
+/* a function's vote for position i (arg0..arg3, retval): class c's extension, if it is a number */
+static void
+posadd(Predargs *a, int i, const char *c)
+{
+	char ext[Predargval];
+
+	if (!classext(c, ext, sizeof ext))
+		return;	/* no number there: what it reads is no C value either way */
+	if (a->pos[i].nfn++ == 0)
+		scopy(a->pos[i].ext, ext, Predargval);
+	else if (!streq(a->pos[i].ext, ext))
+		a->pos[i].bad = 1;
 }
 
 void
 predargsinit(Predargs *a)
 {
+	int i;
+
 	a->n = 0;
 	a->nfn = 0;
+	for (i = 0; i < Npredpos; i++) {
+		a->pos[i].nfn = 0;
+		a->pos[i].bad = 0;
+	}
 }
 
 void
@@ -77,7 +122,7 @@ predargsadd(Predargs *a, char *line)
 
 	a->nfn++;
 	sword(&line);	/* the name */
-	sword(&line);	/* the return class */
+	posadd(a, Npredpos - 1, sword(&line));	/* the return class: retval */
 	while (*(f = sword(&line))) {
 		for (p = f; *p && *p != ':'; p++)
 			;
@@ -89,6 +134,8 @@ predargsadd(Predargs *a, char *line)
 		if (!parsedec(q + 1, &w))
 			w = 0;
 		argval(p + 1, w, val, sizeof val);
+		if (w >= 1 && w <= 4)
+			posadd(a, w - 1, p + 1);
 		for (i = 0; i < a->n && !streq(a->a[i].name, f); i++)
 			;
 		if (i == a->n) {
@@ -107,17 +154,41 @@ predargsadd(Predargs *a, char *line)
 	}
 }
 
+void
+predargsnosig(Predargs *a)
+{
+	int i;
+
+	for (i = 0; i < Npredpos; i++)
+		a->pos[i].bad = 1;
+}
+
+/*
+ * The typed positions first ("$arg0=s32 $retval=u8"), named so that no
+ * C name meets them: where the functions with a number there agree on
+ * its type and it is narrower than a word; else the word, unsaid.
+ */
 const char *
 predargstext(Predargs *a, char *out, size_t n)
 {
+	static const char *const pos[Npredpos] = { "$arg0=", "$arg1=", "$arg2=", "$arg3=", "$retval=" };
 	Buf b = { out, out + n - 1 };
+	const char *sep = "";
 	int i;
 
 	if (a->nfn == 0)
 		return 0;
+	for (i = 0; i < Npredpos; i++) {
+		if (a->pos[i].nfn == 0 || a->pos[i].bad || a->pos[i].ext[0] == 0)
+			continue;
+		bputs(&b, sep);
+		bputs(&b, pos[i]);
+		bputs(&b, a->pos[i].ext);
+		sep = " ";
+	}
 	for (i = 0; i < a->n; i++) {
-		if (i > 0)
-			bputc(&b, ' ');
+		bputs(&b, sep);
+		sep = " ";
 		bputs(&b, a->a[i].name);
 		bputc(&b, '=');
 		bputs(&b, !a->a[i].bad && a->a[i].nfn == a->nfn ? a->a[i].val : "?");

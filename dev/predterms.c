@@ -28,6 +28,7 @@ struct Range {
 struct Atom {
 	int start, end;	/* its instructions */
 	int kind;	/* a variable or Texec */
+	int ext;	/* a variable: extended as Oext does (a Text term), or 0 */
 	Range r;	/* a variable: the values for which it is true */
 	int eq;		/* Texec: true if execname is the string (1) or is not (0) */
 	uint64_t s[2];	/* Texec: the string, NUL-padded */
@@ -93,13 +94,14 @@ atom(const Prog *p, int i, const uint8_t *label, Atom *a)
 {
 	static const uint8_t swap[] = {[Olt - Olt] = Ogt, [Ole - Olt] = Oge, [Ogt - Olt] = Olt,
 		[Oge - Olt] = Ole, [Oeq - Olt] = Oeq, [Oneq - Olt] = Oneq};
-	int n = p->ninst, op, j, cmp, v;
+	int n = p->ninst, op, j, jv, cmp, v;
 	uint64_t w = p->inst[i], k;
 
 #define Op(j)	((j) < n && !label[j] ? (int)(p->inst[j] & 0xff) : -1)
 #define Cmp(j)	(Op(j) >= Olt && Op(j) <= Oneq)
 	a->start = i;
 	a->kind = 0;
+	a->ext = 0;
 	a->eq = 1;
 	op = w & 0xff;
 	if (op == Ocmpvi) {
@@ -120,15 +122,20 @@ atom(const Prog *p, int i, const uint8_t *label, Atom *a)
 		j = i + 1 + (op == Olit64);	/* past a literal's value word */
 		v = op == Ovar ? (int)(w >> 8) : -1;
 		k = op == Olit ? sext(w >> 8, 56) : op == Olit64 ? p->inst[i + 1] : 0;
+		if (v >= 0 && Op(j) == Oext)	/* a typed variable */
+			a->ext = p->inst[j++] >> 8;
+		jv = j;
 		op = Op(j);
 		if (v >= 0 && (op == Olit || op == Olit64)) {	/* var literal CMP */
 			k = op == Olit ? sext(p->inst[j] >> 8, 56) : p->inst[j + 1];
 			j += 1 + (op == Olit64);
 			if (!Cmp(j))
-				j = i + 1, op = -1;	/* a bare variable, glue follows (or not) */
+				j = jv, op = -1;	/* a bare variable, glue follows (or not) */
 		} else if (v < 0 && op == Ovar) {	/* literal var CMP */
 			v = p->inst[j] >> 8;
 			j++;
+			if (Op(j) == Oext)
+				a->ext = p->inst[j++] >> 8;
 			if (!Cmp(j))
 				return 0;
 		} else if (v < 0)
@@ -142,6 +149,8 @@ atom(const Prog *p, int i, const uint8_t *label, Atom *a)
 				cmp = swap[cmp - Olt];
 			j++;
 		}
+		if (a->ext && v > Vretval)
+			return 0;	/* Text types arguments and the return value only */
 		a->kind = v;
 		a->r = cmprange(cmp, k);
 	} else
@@ -267,7 +276,10 @@ predterms(Prog *p)
 		i = at[j].fail;
 		i = i >= 0 ? 1 + 3 * i : ret0 + (-1 - i != first);
 		t = &p->inst[1 + 3 * j];
-		t[0] = at[j].kind | (uint64_t)i << 8;
+		if (at[j].ext)	/* kind Text: the variable, its ext, the target */
+			t[0] = Text | (uint64_t)at[j].kind << 8 | (uint64_t)at[j].ext << 16 | (uint64_t)i << 24;
+		else
+			t[0] = at[j].kind | (uint64_t)i << 8;
 		t[1] = at[j].kind < Nvar ? at[j].r.lo : at[j].s[0];
 		t[2] = at[j].kind < Nvar ? at[j].r.w : at[j].s[1];
 	}

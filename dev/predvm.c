@@ -26,6 +26,7 @@ enum {	/* what its operand is */
 	Astr,	/* an offset in str of a NUL-terminated string */
 	Atarget,	/* a later instruction */
 	Acmpvi,	/* a variable, a comparison and a value */
+	Aext,	/* an ext (pred.h) */
 };
 
 /*
@@ -68,7 +69,15 @@ static const Opinfo optab[Nop] = {
 	[Oxor] = {2, 1, 0, Fnext, Anone},
 	[Oor] = {2, 1, 0, Fnext, Anone},
 	[Ocmpvi] = {0, 1, 0, Fnext, Acmpvi},
+	[Oext] = {1, 1, 0, Fnext, Aext},
 };
+
+/* an ext that says a width: B of 1..63, maybe signed, no other bit */
+static int
+extvalid(uint64_t e)
+{
+	return (e & ~(uint64_t)(Extbits | Extsigned)) == 0 && (e & Extbits) != 0;
+}
 
 /* the depth a path brings to instruction i; all paths must agree */
 static int
@@ -121,7 +130,9 @@ termsvalid(const Prog *p)
 				return 0;
 			continue;
 		}
-		if (w >> 16 != 0)
+		if (k == Text && ((w >> 8 & 0xff) > Vretval || !extvalid(w >> 16 & 0xff) || w >> 32 != 0))
+			return 0;	/* a typed argument or return value */
+		if (k != Text && w >> 16 != 0)
 			return 0;
 		if (k == Texec || k == Texecne) {
 			s = (const uint8_t *)&p->inst[i + 1];
@@ -139,7 +150,8 @@ termsvalid(const Prog *p)
 		return 0;
 	for (i = 1; i < n; i += termlen(p->inst[i] & 0xff)) {
 		w = p->inst[i];
-		if ((w & 0xff) != Tret && ((w >> 8) <= i || (w >> 8) >= n || !start[w >> 8]))
+		k = (w & 0xff) == Text ? w >> 24 : w >> 8;	/* the fail target */
+		if ((w & 0xff) != Tret && (k <= i || k >= n || !start[k]))
 			return 0;
 	}
 	return 1;
@@ -199,6 +211,10 @@ predvalid(const Prog *p)
 			if ((a & 15) >= Nvar || (a >> 4 & 7) > Oneq - Olt)
 				return 0;
 			break;
+		case Aext:
+			if (!extvalid(a))
+				return 0;
+			break;
 		case Atarget:
 			if (a <= i || a >= n || !reach(depth, a, d - o->tpop))
 				return 0;
@@ -232,6 +248,8 @@ predvars(const Prog *p)
 			w = p->inst[i];
 			if ((w & 0xff) < Nvar)
 				m |= 1u << (w & 0xff);
+			else if ((w & 0xff) == Text)
+				m |= 1u << (w >> 8 & 0xff);
 			else if ((w & 0xff) >= Nterm)
 				break;
 		}
@@ -285,8 +303,17 @@ sar(uint64_t x, uint64_t n)
  * built with -fno-jump-tables as a kernel is, a few compares): no
  * stack, no operand decoding, one compare a range.  Two copies of the
  * loop: predeval's makes no call, so it needs no frame, and hands the
- * run to this one at the first term that asks the host.
+ * run to this one at the first term that asks the host or is typed (Text).
  */
+/* a Text term's variable, arg0..arg3 or retval (predvalid checked) */
+static inline uint64_t
+typedvar(const Hit *h, uint64_t v)
+{
+	if (v == Vretval)
+		return h->exit == Kexit ? h->a[0] : 0;
+	return h->exit == Kexit ? 0 : h->a[v & 3];
+}
+
 #define Term(x)	do { t = (x) - t[1] <= t[2] ? t + 3 : in + (*t >> 8); } while (0)
 #define Hitvars	/* the variables the Hit holds */ \
 	case Varg0: case Varg1: case Varg2: case Varg3: \
@@ -311,6 +338,9 @@ hostterms(const uint64_t *in, const uint64_t *t, const Hit *h)
 		case Vppid:	Term(hostppid()); break;
 		case Vuid:	Term(hostuid()); break;
 		case Vcpu:	Term(hostcpu()); break;
+		case Text:	/* its fail target is in the top byte */
+			t = predext(typedvar(h, *t >> 8 & 0xff), *t >> 16 & 0xff) - t[1] <= t[2] ? t + 3 : in + (*t >> 24);
+			break;
 		case Texec:
 		case Texecne:	/* both names are 16 NUL-padded bytes (host.h): two words */
 			__builtin_memcpy(name, hostexecname(), sizeof name);
@@ -340,6 +370,7 @@ terms(const uint64_t *in, const Hit *h)
 		case Vcpu:
 		case Texec:
 		case Texecne:
+		case Text:	/* its registers would cost every term a frame */
 			return hostterms(in, t, h);
 		case Tret:
 			return *t >> 8;
@@ -369,7 +400,7 @@ stack(const Prog *p, const Hit *h, uint64_t *val)
 		[Oadd] = &&Ladd, [Osub] = &&Lsub, [Oshl] = &&Lshl, [Oshr] = &&Lshr,
 		[Olt] = &&Llt, [Ole] = &&Lle, [Ogt] = &&Lgt, [Oge] = &&Lge,
 		[Oeq] = &&Leq, [Oneq] = &&Lneq, [Oand] = &&Land, [Oxor] = &&Lxor,
-		[Oor] = &&Lor, [Ocmpvi] = &&Lcmpvi, [Oterms] = &&Lterms,
+		[Oor] = &&Lor, [Ocmpvi] = &&Lcmpvi, [Oext] = &&Lext, [Oterms] = &&Lterms,
 	};
 	uint64_t st[Stackmax + 1], *sp, x, y;
 	const uint64_t *pc, *in = p->inst;
@@ -404,6 +435,10 @@ Lcmpvi:
 	x = predvar(h, A & 15);
 	y = sext(A >> 7, 49);
 	*++sp = cmp(A >> 4 & 7, x, y);
+	Next();
+Lext:
+	pc++;
+	*sp = predext(*sp, A);
 	Next();
 Ljz:
 	pc = *sp-- == 0 ? in + (*pc >> 8) : pc + 1;

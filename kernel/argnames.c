@@ -6,7 +6,10 @@
  * user space's cmd/argnames.c makes it from DWARF.  The
  * device asks under kctl, when a predicate is attached: the signature
  * text is made once, at the first ask, and kept (about 4 MB) until the
- * module goes; BTF of the running kernel does not change.
+ * module goes; BTF of the running kernel does not change.  The same
+ * lines type arg0..arg3 and retval (predargs.c); a function BTF lacks
+ * (a module without BTF) is not seen, so its words are typed as the
+ * matched functions that have BTF say.
  */
 #include "k.h"
 #include "dev/pred.h"
@@ -19,9 +22,9 @@
 static char *sigs;
 static size_t nsigs;
 static Predargs names;
-static char out[Npredarg * (Predargname + Predargval + 2)];
+static char out[Predargtext];
 
-/* "name=N[sB|uB] ..." (?: no one word in all), or NULL if no matched function has a signature */
+/* "$arg0=sB ... $retval=sB name=N[sB|uB] ..." (?: no one word in all), or NULL if no matched function has a signature */
 const char *
 kargnames(const char *glob)
 {

@@ -11,7 +11,7 @@ setup_file() {
 	for f in known threads many typed; do
 		"$ROOT/bin/devtrace-cc" -O0 -g -o "$BATS_FILE_TMPDIR/ag_$f" "$BATS_TEST_DIRNAME/ag_$f.c" -lpthread
 	done
-	for f in loop parse; do
+	for f in loop parse signed; do
 		"$ROOT/bin/devtrace-cc" -O0 -g -o "$BATS_FILE_TMPDIR/fl_$f" "$BATS_TEST_DIRNAME/../files/fl_$f.c"
 	done
 }
@@ -373,6 +373,42 @@ agg t records on"
   0  4"
 }
 
+@test "values as their type: min, quantize, keys of an int's negative retval; an unsigned one stays so; a short argument" {
+	X=$BATS_FILE_TMPDIR
+	# neg returns -22, 5, 0 (int); negu 4294967274 (unsigned); down's first argument is a short, -3 then 2
+	run --separate-stderr devtrace aggs -t neg -a 'exit @m = min(retval)' -a 'exit @q = quantize(retval)' -a 'exit @k[retval] = count()' -- "$X/fl_signed"
+	assert_success
+	assert_output "@m = min(retval)
+          -22
+
+@q = quantize(retval)
+           value  ------------- Distribution ------------- count
+             -32 |                                         0
+             -16 |@@@@@@@@@@@@@                            1
+              -8 |                                         0
+              -4 |                                         0
+              -2 |                                         0
+              -1 |                                         0
+               0 |@@@@@@@@@@@@@                            1
+               1 |                                         0
+               2 |                                         0
+               4 |@@@@@@@@@@@@@                            1
+               8 |                                         0
+
+@k[retval] = count()
+  0    1
+  5    1
+  -22  1"
+	assert_equal "$stderr" ""
+	run devtrace aggs -t negu -a 'exit @u = min(retval)' -t down -a 'entry @s = sum(arg0)' -- "$X/fl_signed"
+	assert_success
+	assert_output "@u = min(retval)
+          4294967274
+
+@s = sum(arg0)
+          -1"
+}
+
 # the top level's counters of records
 records() {
 	grep -E '^#(hits|read|queued|lost|dropped) ' "$D/tracectl"
@@ -531,7 +567,7 @@ records() {
 	assert_equal "$stderr" "devtrace aggs: -a needs a -t to attach it to"
 	run --separate-stderr devtrace aggs -t 'parse_*' -a 'entry @a[arg9] = count()' -- "$X/fl_parse" 1
 	assert_failure 1
-	assert_equal "$stderr" "devtrace aggs: -a 'entry @a[arg9] = count()': key 1: unknown variable at column 1"
+	assert_equal "$stderr" "devtrace aggs: -a 'entry @a[arg9] = count()': key 1: not an argument of the trace's functions at column 1"
 	run --separate-stderr devtrace aggs -t 'parse_*' -a 'entry @a = count()' -p 'arg0 ==' -- "$X/fl_parse" 1
 	assert_failure 1
 	assert_equal "$stderr" "devtrace aggs: -p 'arg0 ==': expression expected at column 8"

@@ -368,6 +368,15 @@ static const Bad bad[] = {
 	/* the strings as little-endian words: "sshd" is 0x64687373 */
 	{"name without a NUL", 6, {I(Oterms, 0), I(Texec, 5), ~0ull, ~0ull, I(Tret, 0), I(Tret, 1)}, 0, ""},
 	{"name not padded", 6, {I(Oterms, 0), I(Texec, 5), 0x64687373, 1ull << 56, I(Tret, 0), I(Tret, 1)}, 0, ""},
+	/* typed: Oext 32 signed; Text | var << 8 | ext << 16 | fail << 24 */
+	{"Oext of no width", 3, {I(Ovar, Vretval), I(Oext, 0), I(Oret, 0)}, 0, ""},
+	{"Oext of 64 bits", 3, {I(Ovar, Vretval), I(Oext, 64), I(Oret, 0)}, 0, ""},
+	{"Oext reserved bits", 3, {I(Ovar, Vretval), I(Oext, 0x160), I(Oret, 0)}, 0, ""},
+	{"Oext on nothing", 2, {I(Oext, 0xa0), I(Oret, 0)}, 0, ""},
+	{"Text on pid", 6, {I(Oterms, 0), Text | Vpid << 8 | 0xa0 << 16 | 5 << 24, 0, 0, I(Tret, 0), I(Tret, 1)}, 0, ""},
+	{"Text of no width", 6, {I(Oterms, 0), Text | Vretval << 8 | 0x80 << 16 | 5 << 24, 0, 0, I(Tret, 0), I(Tret, 1)}, 0, ""},
+	{"Text fails backward", 6, {I(Oterms, 0), Text | Vretval << 8 | 0xa0 << 16 | 1 << 24, 0, 0, I(Tret, 0), I(Tret, 1)}, 0, ""},
+	{"Text reserved bits", 6, {I(Oterms, 0), Text | Vretval << 8 | 0xa0 << 16 | 5 << 24 | 1ull << 32, 0, 0, I(Tret, 0), I(Tret, 1)}, 0, ""},
 	{"name NUL then more", 6, {I(Oterms, 0), I(Texecne, 5), 0x6400687373, 0, I(Tret, 0), I(Tret, 1)}, 0, ""},
 };
 
@@ -385,6 +394,9 @@ static const Bad good[] = {
 	{"names", 9, {I(Oterms, 0), I(Texec, 7), 0x64687373, 0, I(Texecne, 8), 0x78, 0, I(Tret, 0), I(Tret, 1)}, 0, ""},
 	{"a 15-character name", 6, {I(Oterms, 0), I(Texec, 5), 0x6867666564636261ull, 0x006f6e6d6c6b6a69ull, I(Tret, 0), I(Tret, 1)}, 0, ""},
 	{"empty name", 6, {I(Oterms, 0), I(Texecne, 5), 0, 0, I(Tret, 1), I(Tret, 0)}, 0, ""},
+	{"Oext", 3, {I(Ovar, Vretval), I(Oext, 0xa0), I(Oret, 0)}, 0, ""},
+	{"Oext of 63 bits", 3, {I(Ovar, Varg0), I(Oext, 63), I(Oret, 0)}, 0, ""},
+	{"Text", 6, {I(Oterms, 0), Text | Vretval << 8 | 0xa0 << 16 | 5 << 24, 0, 0, I(Tret, 0), I(Tret, 1)}, 0, ""},
 };
 
 static void
@@ -560,6 +572,71 @@ terms(void **state)
 	assert_int_equal(p.nstr, 0);
 }
 
+/*
+ * Values as their type: arg0..arg3 and retval typed by the args text
+ * ("$retval=s32": predargs.c) are their C values, as term tables and as
+ * stack code; the words stay raw without it.  The upper bits of each
+ * hit's words are garbage, as a register's are above a narrow value.
+ */
+static void
+typed(void **state)
+{
+	static const char args[] = "$arg0=s16 $arg1=u32 $arg2=u8 $retval=s32 x=0s16";
+	static const Hit hin = {Fpc, Fticks, {0xdeadbeef0000fffdull, 0x12345678ffffffeaull, 0x1ff, 5}, Ftid, Fpid, Fdepth, 0, NULL, 0};
+	static const Hit hout = {Fpc, Fticks, {0x77777777ffffffeaull, 0, 0, 0}, Ftid, Fpid, Fdepth, 1, NULL, 0};
+	static const struct {
+		const char *src;
+		int in, out;	/* the answers at hin and hout */
+		int terms;	/* compiles to a term table */
+	} cases[] = {
+		{"retval < 0", 0, 1, 1},
+		{"retval == -22", 0, 1, 1},
+		{"-22 == retval", 0, 1, 1},
+		{"retval == 0xffffffea", 0, 0, 1},
+		{"retval", 0, 1, 1},
+		{"!retval", 1, 0, 1},
+		{"arg0 < 0", 1, 0, 1},
+		{"arg0 == -3", 1, 0, 1},
+		{"x == -3", 1, 0, 1},
+		{"arg1 == 4294967274", 1, 0, 1},
+		{"arg1 < 0", 0, 0, 1},
+		{"arg2 == 255", 1, 0, 1},
+		{"arg3 == 5", 1, 0, 1},
+		{"entry && arg0 < 0 && arg1 > 0 || retval < -21", 1, 1, 1},
+		{"retval + 22 == 0", 0, 1, 0},
+		{"(arg0 < 0) + (arg1 > 0) == 2", 1, 0, 0},
+	};
+	char err[Errmax];
+	Prog p, q;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < nelem(cases); i++) {
+		if (predcompileargs(cases[i].src, args, &p, err, sizeof err) != 0)
+			fail_msg("%s: %s", cases[i].src, err);
+		assert_int_equal(predcompileargsstack(cases[i].src, args, &q, err, sizeof err), 0);
+		if ((p.inst[0] == Oterms) != cases[i].terms)
+			fail_msg("%s: %s", cases[i].src, cases[i].terms ? "not a term table" : "a term table");
+		if (predeval(&p, &hin) != cases[i].in || predeval(&p, &hout) != cases[i].out)
+			fail_msg("%s: %d %d", cases[i].src, predeval(&p, &hin), predeval(&p, &hout));
+		if (predeval(&q, &hin) != cases[i].in || predeval(&q, &hout) != cases[i].out)
+			fail_msg("%s as stack code: %d %d", cases[i].src, predeval(&q, &hin), predeval(&q, &hout));
+		assert_int_equal(predvars(&p), predvars(&q));
+	}
+	/* retval < 0: one Text term on retval, 32 bits signed */
+	assert_int_equal(predcompileargs("retval < 0", args, &p, err, sizeof err), 0);
+	assert_int_equal(p.inst[1], Text | Vretval << 8 | (32 | Extsigned) << 16 | 5ull << 24);
+	assert_int_equal(predvars(&p), 1u << Vretval);
+	/* no types: the words */
+	assert_int_equal(predcompileargs("retval < 0", "x=0s16", &p, err, sizeof err), 0);
+	assert_int_equal(predeval(&p, &hout), 0);
+	assert_int_equal(predcompile("retval == 0x77777777ffffffea", &p, err, sizeof err), 0);
+	assert_int_equal(predeval(&p, &hout), 1);
+	/* a parameter named arg1 is not $arg1 */
+	assert_int_equal(predcompileargs("arg1 < 0", "arg1=0s32", &p, err, sizeof err), 0);
+	assert_int_equal(predeval(&p, &hin), 0);
+}
+
 static void
 faults(void **state)
 {
@@ -589,6 +666,7 @@ main(void)
 		cmocka_unit_test(execname),
 		cmocka_unit_test(argnames),
 		cmocka_unit_test(terms),
+		cmocka_unit_test(typed),
 		cmocka_unit_test(faults),
 	};
 
