@@ -400,9 +400,11 @@ fold(Comp *c, int op)
 	uint64_t k;
 	int n = p->ninst;
 
-	if (c->at1 == n - 1 && c->label != n - 1 && (p->inst[n - 1] & 0xff) == Olit) {
+	if (c->label == n)
+		return 0;	/* a branch lands after the literal: another path's value arrives there */
+	if (c->at1 == n - 1 && (p->inst[n - 1] & 0xff) == Olit) {
 		k = sext(p->inst[n - 1] >> 8, 56);
-	} else if (c->at1 == n - 2 && c->label != n - 2 && p->inst[n - 2] == Olit64)
+	} else if (c->at1 == n - 2 && p->inst[n - 2] == Olit64)
 		k = p->inst[n - 1];
 	else
 		return 0;
