@@ -219,9 +219,32 @@ funcline(Dwarf_Die *f, const Abi *abi, FILE *out)
 	fprintf(out, "\n");
 }
 
+/* e calls __cyg_profile_func_enter (devtrace-cc --classic): its records hold no arguments, no return value */
+static int
+classicobj(Elf *e)
+{
+	Elf_Scn *s = NULL;
+	Elf_Data *d;
+	GElf_Shdr sh;
+	GElf_Sym sym;
+	const char *name;
+	size_t i;
+
+	while ((s = elf_nextscn(e, s)) != NULL) {
+		if (gelf_getshdr(s, &sh) == NULL || sh.sh_type != SHT_DYNSYM || sh.sh_entsize == 0 || (d = elf_getdata(s, NULL)) == NULL)
+			continue;
+		for (i = 0; i < sh.sh_size / sh.sh_entsize; i++)
+			if (gelf_getsym(d, i, &sym) != NULL && sym.st_shndx == SHN_UNDEF &&
+			    (name = elf_strptr(e, sh.sh_link, sym.st_name)) != NULL && strcmp(name, "__cyg_profile_func_enter") == 0)
+				return 1;
+	}
+	return 0;
+}
+
 /*
  * the lines of path's functions to out: 0, or -1 (told, as "WHO: ...")
- * if it cannot be read; an object without DWARF has no lines (1)
+ * if it cannot be read; an object without DWARF has no lines (1), nor
+ * has a classic build's, whose records carry no values to name (1)
  */
 int
 objsigs(const char *path, FILE *out, const char *who)
@@ -243,7 +266,7 @@ objsigs(const char *path, FILE *out, const char *who)
 		close(fd);
 		return 1;
 	}
-	if (gelf_getehdr(dwarf_getelf(dw), &eh) != NULL)
+	if (gelf_getehdr(dwarf_getelf(dw), &eh) != NULL && !classicobj(dwarf_getelf(dw)))
 		for (i = 0; i < sizeof abis / sizeof abis[0]; i++)
 			if (abis[i].machine == eh.e_machine)
 				abi = &abis[i];
