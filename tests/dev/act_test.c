@@ -257,7 +257,7 @@ test_refusals(void **unused)
 		{ "trace t trigger start after 3", Erractform },
 		{ "trace t trigger stop after", Erractform },
 		{ "trace t trigger stop after x", Erractform },
-		{ "trace t trigger stop after 1000000001", Erractform },
+		{ "trace t trigger stop after 1000000001", Errafter },
 		{ "trace t speculate stop", Erractform },
 		{ "trace t speculate /arg0", Errpredform },
 		{ "trace t commit /arg0 ==/", Errexpr },

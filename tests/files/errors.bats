@@ -77,6 +77,7 @@ refused() {
 	needlib
 	run -0 --separate-stderr devtrace run -t fl_work -p '1/0' -- "$X/fl_loop" 1 3 - 0
 	assert_output "1 3003"
+	# shellcheck disable=SC2154 # set by run --separate-stderr
 	assert_equal "$stderr" "devtrace run: 3 hits dropped: -p's predicate divided by zero (or the most negative number by -1) there (the session's #predfaults)"
 	run -0 devtrace run -t fl_work -p '1 || 1/0' -- "$X/fl_loop" 1 3 - 0
 	assert_line --index 0 "1 3003"
