@@ -32,14 +32,14 @@ flow() {
 	flow neg 'retval < 0'
 	assert_output - <<-'END'
 	FUNCTION
-	<- neg (no entry)
+	<- neg = -22 (no entry)
 	END
 	run awk '{ print $1, $5 }' "$O/t"
 	assert_output "X 00000000ffffffea"
 	flow neg 'retval == -22'
 	assert_output - <<-'END'
 	FUNCTION
-	<- neg (no entry)
+	<- neg = -22 (no entry)
 	END
 	# the word is no longer what an int compares as
 	flow neg 'retval == 0xffffffea'
@@ -52,13 +52,13 @@ flow() {
 	assert_output - <<-'END'
 	FUNCTION
 	-> down(s=-3, i=4)
-	<- down (no exit)
+	<- down = 1
 	END
 	flow down 'arg1 < 0'
 	assert_output - <<-'END'
 	FUNCTION
 	-> down(s=2, i=-7)
-	<- down (no exit)
+	<- down = -5
 	END
 	flow neg 'entry && arg0 < 0'
 	assert_output - <<-'END'
@@ -73,7 +73,7 @@ flow() {
 	flow negu 'retval == 4294967274'
 	assert_output - <<-'END'
 	FUNCTION
-	<- negu (no entry)
+	<- negu = 4294967274 (no entry)
 	END
 	flow negu 'retval < 0'
 	assert_output ""
@@ -85,12 +85,12 @@ flow() {
 	assert_output - <<-'END'
 	FUNCTION
 	-> tiny(c=-2, b=true)
-	<- tiny (no exit)
+	<- tiny = -2
 	END
 	flow level 'retval < 0'
 	assert_output - <<-'END'
 	FUNCTION
-	<- level (no entry)
+	<- level = LOW (no entry)
 	END
 }
 
