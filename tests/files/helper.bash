@@ -45,6 +45,8 @@ needlib() {
 	[ -e "$ROOT/lib/libdevtrace.so" ] || skip "needs lib/libdevtrace.so"
 	# shellcheck disable=SC2034 # read by the tests
 	X=$BATS_FILE_TMPDIR
+	# shellcheck disable=SC2034 # read by the tests: the test's own files
+	O=$BATS_TEST_TMPDIR
 }
 
 mounted() {

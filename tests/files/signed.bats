@@ -14,12 +14,6 @@ setup_file() {
 	"$ROOT/bin/devtrace-cc" -O0 -g0 -o "$BATS_FILE_TMPDIR/fl_signednodebug" "$BATS_TEST_DIRNAME/fl_signed.c"
 }
 
-needlib() {
-	[ -e "$ROOT/lib/libdevtrace.so" ] || skip "needs lib/libdevtrace.so"
-	X=$BATS_FILE_TMPDIR
-	O=$BATS_TEST_TMPDIR
-}
-
 # devtrace run -t $1 -p $2 on program $3 (fl_signed): the flow without its time columns, and the records in $O/t
 flow() {
 	run devtrace run -t "$1" -p "$2" -o "$O/t" -- "$X/${3:-fl_signed}"

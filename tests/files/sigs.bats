@@ -12,12 +12,6 @@ setup_file() {
 	"$ROOT/bin/devtrace-cc" -O0 -o "$BATS_FILE_TMPDIR/fl_parse" "$BATS_TEST_DIRNAME/fl_parse.c"
 }
 
-needlib() {
-	[ -e "$ROOT/lib/libdevtrace.so" ] || skip "needs lib/libdevtrace.so"
-	X=$BATS_FILE_TMPDIR
-	O=$BATS_TEST_TMPDIR
-}
-
 @test "sigs: one line per function, each argument's name, class and record word" {
 	needlib
 	run devtrace sigs "$X/fl_types"

@@ -10,12 +10,6 @@ setup_file() {
 	buildfl whole
 }
 
-needlib() {
-	[ -e "$ROOT/lib/libdevtrace.so" ] || skip "needs lib/libdevtrace.so"
-	X=$BATS_FILE_TMPDIR
-	O=$BATS_TEST_TMPDIR
-}
-
 # the flow without the columns that vary (tid, time, duration)
 calls() {
 	cut -c36- "$1"
