@@ -438,13 +438,13 @@ test_round_trip(void **unused)
 		"trace rtc on\nwatch 7\nwatch 8\nstart\ntesttracein 401000 1 2 3 4"), 0);
 	strcpy(saved, state(d));
 	assert_int_equal(devctl(e, saved, strlen(saved), 1), 0);
-	assert_string_equal(commands(e), commands(d));
+	assert_same(commands, e, d);
 	/* and once more: the replayed state replays to itself */
 	strcpy(saved, state(e));
 	free(e);
 	e = newdev(16);
 	assert_int_equal(devctl(e, saved, strlen(saved), 1), 0);
-	assert_string_equal(commands(e), commands(d));
+	assert_same(commands, e, d);
 	free(d);
 	free(e);
 }
@@ -491,7 +491,7 @@ test_predicate(void **unused)
 	/* the round trip keeps it */
 	strcpy(saved, state(d));
 	assert_int_equal(devctl(e, saved, strlen(saved), 1), 0);
-	assert_string_equal(commands(e), commands(d));
+	assert_same(commands, e, d);
 	/* a fault is counted and records nothing */
 	assert_int_equal(ctl(d, "trace a pred /1 / arg0 == 0/"), 0);
 	assert_int_equal(ctl(d, "testtracein 1000 0 0 0 0"), 0);

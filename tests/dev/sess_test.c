@@ -107,7 +107,7 @@ test_top_level_unchanged(void **unused)
 	Dev *d = newsessdev(16, Nsessions), *p = newdev(16);
 
 	(void)unused;
-	assert_string_equal(state(d), state(p));
+	assert_same(state, d, p);
 	assert_null(devsess(d, 1));
 	assert_ptr_equal(devsess(d, 0), d);
 	free(d);

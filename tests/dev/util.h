@@ -78,6 +78,20 @@ commands(Dev *d)
 	return out;
 }
 
+/*
+ * two devices' commands (or states) the same: the first copied out
+ * before the second is made, since both are made in one static buffer
+ * (comparing commands(e) with commands(d) compares a buffer with itself)
+ */
+static inline void
+assert_same(char *(*text)(Dev *), Dev *a, Dev *b)
+{
+	static char first[Statemax];
+
+	strcpy(first, text(a));
+	assert_string_equal(first, text(b));
+}
+
 static inline void
 hit(Dev *d, int exit, uint64_t pc, uint64_t a0)
 {
