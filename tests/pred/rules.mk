@@ -1,6 +1,6 @@
 # tests/pred: the predicate compiler, validator and machine (issue 5).
-#   check-pred      predtest (errors, validator, host calls) and predtab
-#                   (hundreds of expressions against the C++ compiler's answers)
+#   check-pred      predtest (errors, validator, host calls)
+#   check-predtab   predtab (hundreds of expressions against the C++ compiler's answers)
 #   check-predfuzz  libFuzzer with ASan and UBSan for PREDFUZZ_TIME seconds
 #   fuzz-pred       the same for PREDFUZZ_LONG seconds
 # The tests link the predicate objects and the two they need (error, lib), not all of libdev.
@@ -39,11 +39,14 @@ $(PRED_B)/predtab: $(PRED_B)/predtab.o $(PRED_B)/host.o $(PRED_DEV)
 $(PRED_B)/predtest: $(PRED_B)/predtest.o $(PRED_B)/host.o $(PRED_DEV)
 	$(CC) $(LDFLAGS) -o $@ $^ -lcmocka
 
-SUITES += pred
-check-pred: $(PRED_B)/predtest $(PRED_B)/predtab
+# a TAP file each: a program that dies before its plan leaves its own empty (tapsum fails it)
+SUITES += pred predtab
+check-pred: $(PRED_B)/predtest
 	@mkdir -p $(B)/tap
-	@{ CMOCKA_MESSAGE_OUTPUT=TAP $(PRED_B)/predtest; CMOCKA_MESSAGE_OUTPUT=TAP $(PRED_B)/predtab; } \
-		> $(B)/tap/pred.tap 2> $(B)/tap/pred.err || true
+	@CMOCKA_MESSAGE_OUTPUT=TAP $(PRED_B)/predtest > $(B)/tap/pred.tap 2> $(B)/tap/pred.err || true
+check-predtab: $(PRED_B)/predtab
+	@mkdir -p $(B)/tap
+	@CMOCKA_MESSAGE_OUTPUT=TAP $(PRED_B)/predtab > $(B)/tap/predtab.tap 2> $(B)/tap/predtab.err || true
 
 # the fuzzer compiles the predicate sources itself, with clang and the sanitizers
 PRED_FUZZ_SRC = tests/pred/fuzz_pred.c tests/pred/host.c dev/pred.c dev/predterms.c dev/predvm.c dev/error.c dev/lib.c
@@ -72,4 +75,4 @@ fuzz-pred: $(PRED_B)/fuzz_pred
 	@mkdir -p $(PRED_B)/corpus
 	$(PRED_FUZZ_RUN) -max_total_time=$(PREDFUZZ_LONG) -print_final_stats=1
 
-.PHONY: check-pred check-predfuzz fuzz-pred
+.PHONY: check-pred check-predtab check-predfuzz fuzz-pred

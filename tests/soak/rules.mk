@@ -21,11 +21,15 @@ soak: $(SOAK_DEPS)
 	B=$(abspath $(B)) SOAK_TIME=$(SOAK_TIME) SOAK_SCRIBBLE=$(SOAK_SCRIBBLE) tests/soak/soak | tee $(B)/tap/soak-long.tap
 	@tests/tapsum $(B)/tap soak-long
 
-SUITES += soak
+# a TAP file each: a program that dies before its plan leaves its own empty (tapsum fails it)
+SUITES += soak soak-bats
 check-soak: $(SOAK_DEPS)
 	@mkdir -p $(B)/tap
-	@{ B=$(abspath $(B)) SOAK_TIME=$(SOAK_SHORT) SOAK_SCRIBBLE=$(SOAK_SHORT_SCRIBBLE) tests/soak/soak; \
-	   B=$(abspath $(B)) bats --tap tests/soak | awk -f tests/soak/todo.awk tests/soak/known -; \
-	 } > $(B)/tap/soak.tap 2> $(B)/tap/soak.err || true
+	@B=$(abspath $(B)) SOAK_TIME=$(SOAK_SHORT) SOAK_SCRIBBLE=$(SOAK_SHORT_SCRIBBLE) tests/soak/soak \
+		> $(B)/tap/soak.tap 2> $(B)/tap/soak.err || true
+check-soak-bats: $(SOAK_DEPS)
+	@mkdir -p $(B)/tap
+	@B=$(abspath $(B)) bats --tap tests/soak | awk -f tests/soak/todo.awk tests/soak/known - \
+		> $(B)/tap/soak-bats.tap 2> $(B)/tap/soak-bats.err || true
 
-.PHONY: soak check-soak
+.PHONY: soak check-soak check-soak-bats
