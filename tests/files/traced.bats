@@ -201,7 +201,12 @@ recorded() {
 	assert_output --regexp '^E 0000000000001500 '
 }
 
-@test "latency from echo start returning to every attached process patched" {
+# The bound: each attached process's control thread is woken by the
+# change (a futex on the control generation), and falls back to polling
+# every 500 ms (rt.h: Pollms) only if no wake comes: 100 ms is five times
+# a loaded machine's 3-20 ms, and three processes polling instead would
+# all come in under it once in 125 runs.
+@test "latency from echo start returning to every attached process patched: under 100 ms" {
 	needlib
 	start
 	ctl trace fl_spin new s
@@ -235,7 +240,8 @@ recorded() {
 			for (p in first) { k++; us = (first[p] - mark) * 1e6 / hz; all = all sprintf(" %.0f", us); if (us > max) max = us }
 			if (k != n) { print "only " k " processes traced"; exit 1 }
 			printf "%.0f us (each:%s)\n", max, all
+			if (max >= 100000) exit 1
 		}' "$BATS_TEST_TMPDIR/rec"
-	assert_success
 	echo "# latency, echo start returning to all $n processes patched: $output" >&3
+	assert_success
 }
