@@ -54,6 +54,12 @@ setup_of() {
 	run devtrace run -t 'parse_n*' -- "$X/fl_parse" 1
 	assert_success
 	assert_line --index 1 '    TID       TIME(ns)   DURATION  FUNCTION'
+	# two calls 100 ms apart (usleep between them): the second at 100 to 150 ms,
+	# in ns (ticks, or a wrong #hz, would be 2x or more off at any clock of 1 GHz or more)
+	run devtrace run -t fl_work -- "$X/fl_loop" 1 2 - 100000
+	assert_success
+	run awk '/-> fl_work/ { t = $2 } END { print (t >= 100000000 && t < 150000000) ? "in ns" : "not in ns: " t }' <<< "$output"
+	assert_output "in ns"
 }
 
 @test "run -t twice traces both patterns; --trace is -t" {
