@@ -77,8 +77,14 @@ setup() {
 	ctl start
 	diodstart
 	timeout 5 diodcat -s "127.0.0.1:$P" -a "$D" tracepipe > "$BATS_TEST_TMPDIR/pipe" 2>&1 &
-	BGPIDS="$BGPIDS $!"
+	pid=$!
+	BGPIDS="$BGPIDS $pid"
 	sleep 0.5
+	# it waits: still reading, nothing read yet
+	run kill -0 "$pid"
+	assert_success
+	run wc -c < "$BATS_TEST_TMPDIR/pipe"
+	assert_output 0
 	ctl testtracein 401200 7 8 9 a
 	run waitfor grep -q . "$BATS_TEST_TMPDIR/pipe"
 	assert_success
