@@ -120,6 +120,42 @@ setup_of() {
 	assert_equal "$(printf '%s\n' "$output" | sort -u | wc -l)" 2
 }
 
+@test "run -t follows its program's grandchildren too: fl_parse under sh under sh" {
+	needlib
+	run devtrace run -t 'parse_n*' -- sh -c 'sh -c "\"\$1\" 3" sh "$1"; "$1" 4' sh "$X/fl_parse"
+	assert_success
+	printf '%s\n' "$output" > "$O/out"
+	run calls "$O/out"
+	assert_output - <<-'END'
+	
+	
+	FUNCTION
+	-> parse_num(at=0)
+	<- parse_num = 3
+	-> parse_num(at=0)
+	<- parse_num = 4
+	END
+}
+
+@test "watch PID tree takes in a descendant that was running before the watch was written" {
+	needlib
+	start
+	ctl trace fl_work new w
+	ctl trace w on
+	ctl start
+	ctl watch 1
+	# sh, then its child fl_loop, attached and waiting for go: both before the watch names sh
+	devtrace run -- sh -c '"$1" 5 3 "$2" 0; :' sh "$X/fl_loop" "$O/go" > "$O/out" 3>&- &
+	BGPIDS="$BGPIDS $!"
+	waitfor grep -q ' fl_work ' "$D/syms"
+	sh=$(pgrep -f -o "sh -c \"\\\$1\" 5 3")
+	ctl watch "$sh" tree
+	touch "$O/go"
+	waitfor grep -q 5003 "$O/out"
+	run awk '$1 == "E" { print strtonum("0x" $5), strtonum("0x" $6) }' "$D/trace"
+	assert_output "$(printf '5 0\n5 1\n5 2')"
+}
+
 @test "run -p EXPR keeps only the hits the predicate passes, in every trace" {
 	needlib
 	run devtrace run -t 'parse_*' -p 'depth < 2' -- "$X/fl_parse" '1+2*3'
