@@ -8,7 +8,7 @@ enum {
 	Compactwin = 16,	/* frames above a frame that may prove it gone */
 };
 
-/* its first pages faulted in now, not in the calls it follows (as hook.c's setup) */
+/* its first pages faulted in now, not in the calls it follows (as thr.c's thrwarm does a ring's) */
 int
 shadowmap(Thr *t)
 {

@@ -137,11 +137,10 @@ hookenterslow(uintptr_t sp)
 /*
  * A Writer was decided at a hit (hook.c, classic.c): the thread's first,
  * or its first since a control change, where a ring may have been
- * claimed.  The
- * pages of its ring ahead of the head are touched now, so the next
- * calls' records fault none in, and the clock is read again: the
- * runtime's set-up is not the call's time (NOTES rt/, "Time belongs to
- * the call").  w[i] for each bit i of m.
+ * claimed.  The pages of its ring ahead of the head are touched now, so
+ * the next calls' records fault none in, and the clock is read again:
+ * the runtime's set-up is not the call's time (NOTES rt/, "Time belongs
+ * to the call").  w[i] for each bit i of m.
  */
 uint64_t
 thrwarm(Writer *const *w, uint32_t m)
