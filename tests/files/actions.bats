@@ -120,9 +120,14 @@ triggered() {
 	run devtrace run -- "$X/fl_parse" '5'
 	assert_success
 	run named parse
-	assert_line --index -3 'E parse_num 0000000000000000'
-	assert_line --index -2 'X parse_num 0000000000000005'
-	assert_line --index -1 'X parse_term 0000000000000005'
+	assert_output - <<-'END'
+	E parse_expr 0000000000000000
+	E parse_term 0000000000000000
+	E parse_num 0000000000000000
+	X parse_num 0000000000000005
+	X parse_term 0000000000000005
+	X parse_expr 0000000000000005
+	END
 	run statelines stop start
 	assert_output start
 }
