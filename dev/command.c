@@ -115,6 +115,7 @@ newtrace(Ctl *c, int kind, uint64_t start, uint64_t end, const char *glob, const
 	t->predsrc[0] = 0;
 	scopy(t->glob, glob ? glob : "", Globlen);
 	scopy(t->name, name, Namelen);
+	t->born = d->gennext;	/* the gen tracepublish gives it now */
 	tracepublish(d, t);
 	return Errnone;
 }

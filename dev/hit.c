@@ -42,25 +42,26 @@ globn(const char *glob, const char *name)
 	return globmatch(pat, name);
 }
 
-/* the oldest trace that selects the function; -1 if none */
+/* the oldest trace (made first: born, not gen, which every change moves) that selects the function; -1 if none */
 int
 devselect(Dev *d, uint64_t pc, uint64_t linkaddr, int inmain, const char *name)
 {
 	Trace *t;
-	uint32_t g, best = 0;
+	uint32_t g, born, best = 0;
 	int slot = -1, hit;
 
 	for (t = d->trace; t < d->trace + Ntrace; t++) {
 		if ((g = ald(&t->gen)) == 0)
 			continue;
+		born = rld(&t->born);
 		if (t->kind == Range)
 			hit = (pc >= t->start && pc < t->end) ||
 				(inmain && linkaddr >= t->start && linkaddr < t->end);
 		else
 			hit = name && globn(t->glob, name);
 		__atomic_thread_fence(__ATOMIC_ACQUIRE);
-		if (hit && rld(&t->gen) == g && (slot < 0 || g < best)) {
-			best = g;
+		if (hit && rld(&t->gen) == g && (slot < 0 || born < best)) {
+			best = born;
 			slot = t - d->trace;
 		}
 	}
