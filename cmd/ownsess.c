@@ -381,8 +381,10 @@ ownclose(Ownsess *o)
 {
 	int pid;
 
-	if (o->s)
+	if (o->s) {
 		shmsessclose(o->top, o->sess);
+		shmunmap(o->s);	/* the session's handle alone: the mapping is o->top's */
+	}
 	o->s = NULL;
 	if (o->own && (pid = livepid(o->dir)) != 0)
 		stopserver(pid);

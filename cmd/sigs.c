@@ -14,7 +14,7 @@ xsigs(Cmd *c, int argc, char **argv)
 		;
 	if (optind == argc) {
 		/* the objects of the attached processes, as the symbol file names them */
-		attach();
+		shmunmap(attach());	/* exits unless a server serves the directory */
 		if (shmpath(clientdir(), ".syms", path, sizeof path) < 0) {
 			fprintf(stderr, "devtrace: no symbol file for %s\n", clientdir());
 			return 1;
