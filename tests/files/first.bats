@@ -33,27 +33,55 @@ firstvsmedian() {
 	}'
 }
 
-# each line "TID N FIRST MEDIAN": N calls, FIRST at most 2 x MEDIAN
-assert_within2x() {
-	local lines
-	lines=$(printf '%s\n' "$output" | wc -l)
-	[ "$lines" = 2 ] || fail "want 2 threads, got: $output"
-	printf '%s\n' "$output" | awk '$2 != 21 || $3 > 2 * $4 { bad = 1; print "thread " $1 ": " $2 " calls, the first " $3 ", the median of the rest " $4 } END { exit bad }' >&2 ||
-		fail "a thread's first call took more than twice its median: $output"
+# within2x: each line "TID N FIRST MEDIAN" restated; fails unless there
+# are 2 threads of 21 calls each, FIRST at most 2 x MEDIAN
+within2x() {
+	awk '{ print "thread " $1 ": " $2 " calls, the first " $3 ", the median of the rest " $4; n++ }
+		$2 != 21 || $3 > 2 * $4 { bad = 1 }
+		END { if (n != 2) print n + 0 " threads, want 2"; exit bad || n != 2 }'
+}
+
+# besttry FN: FN runs fl_first once and prints its "TID N FIRST MEDIAN"
+# lines; passes when one of 3 runs is within2x.  A set-up charged to the
+# first call fails every run; a preemption that lands in one 50 us call
+# on a loaded machine (seen once in a CI's nested make test) fails one.
+besttry() {
+	local i
+	for i in 1 2 3; do
+		"$1" > "$BATS_TEST_TMPDIR/fm" || fail "run $i of fl_first failed"
+		echo "run $i:" >> "$BATS_TEST_TMPDIR/tries"
+		within2x < "$BATS_TEST_TMPDIR/fm" >> "$BATS_TEST_TMPDIR/tries" && return 0
+	done
+	fail "in each of 3 runs a thread's first call took more than twice its median:
+$(cat "$BATS_TEST_TMPDIR/tries")"
+}
+
+runt() {
+	devtrace run -t fl_step -- "$X/fl_first" > "$BATS_TEST_TMPDIR/out" || return 1
+	firstvsmedian '<- fl_step' 3 < "$BATS_TEST_TMPDIR/out"
+}
+
+runtclassic() {
+	devtrace run -t fl_step -- "$X/fl_first_classic" > "$BATS_TEST_TMPDIR/out" || return 1
+	firstvsmedian '<- fl_step' 3 < "$BATS_TEST_TMPDIR/out"
+}
+
+# the records: E pc ticks pid ..., X pc ticks pid retval; fl_step is a
+# leaf: durations from pairs, by thread.  Reading trace takes the records.
+toplevel() {
+	devtrace run -- "$X/fl_first" > /dev/null || return 1
+	gawk '$1 == "E" { e[$4] = strtonum("0x" $3) } $1 == "X" { print $4, strtonum("0x" $3) - e[$4] }' "$D/trace" |
+		firstvsmedian . 2
 }
 
 @test "run -t: each thread's first call takes at most twice the median of its later calls" {
 	needlib
-	devtrace run -t fl_step -- "$X/fl_first" > "$BATS_TEST_TMPDIR/out"
-	run firstvsmedian '<- fl_step' 3 < "$BATS_TEST_TMPDIR/out"
-	assert_within2x
+	besttry runt
 }
 
 @test "run -t on a --classic build: each thread's first call takes at most twice the median of its later calls" {
 	needlib
-	devtrace run -t fl_step -- "$X/fl_first_classic" > "$BATS_TEST_TMPDIR/out"
-	run firstvsmedian '<- fl_step' 3 < "$BATS_TEST_TMPDIR/out"
-	assert_within2x
+	besttry runtclassic
 }
 
 @test "the top level's trace: each thread's first call takes at most twice the median of its later calls" {
@@ -62,10 +90,5 @@ assert_within2x() {
 	ctl trace fl_step new s
 	ctl trace s on
 	ctl start
-	run devtrace run -- "$X/fl_first"
-	assert_success
-	# the records: E pc ticks pid ..., X pc ticks pid retval; fl_step is a leaf: durations from pairs, by thread
-	gawk '$1 == "E" { e[$4] = strtonum("0x" $3) } $1 == "X" { print $4, strtonum("0x" $3) - e[$4] }' "$D/trace" > "$BATS_TEST_TMPDIR/durs"
-	run firstvsmedian . 2 < "$BATS_TEST_TMPDIR/durs"
-	assert_within2x
+	besttry toplevel
 }
