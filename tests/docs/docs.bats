@@ -107,6 +107,76 @@ doc() {
 	assert_output "$f:3: the roff escape \\n does not print as the command the test runs; write \\e for a backslash"
 }
 
+# fusens MODE MAJOR:MINOR CMD...: CMD as root in a mount namespace of
+# its own whose /dev/fuse is a node of the test's, MODE, root's (the
+# machine's /dev/fuse is not touched); needs root.  Every mount it makes
+# is under /dev, made private first: unshare's own --propagation private
+# remounts /, which fails where / is not a mount point (a chroot, as in
+# make test-fresh); the node sits on a tmpfs of its own over /dev/shm
+# (the machine's is nodev)
+fusens() {
+	[ "$(id -u)" = 0 ] || skip "needs root: a mount namespace with a /dev/fuse of its own"
+	unshare --mount --propagation unchanged sh -ec 'mode=$1 dev=$2; shift 2
+		mount --make-rprivate /dev
+		mount -t tmpfs -o mode=1777 tmpfs /dev/shm
+		mknod -m "$mode" /dev/shm/fuse c "${dev%:*}" "${dev#*:}"
+		mount --bind /dev/shm/fuse /dev/fuse
+		exec "$@"' sh "$@"
+}
+
+# the machine's FUSE device's numbers, MAJOR:MINOR
+fusedev() {
+	printf '%d:%d\n' "0x$(stat -c %t /dev/fuse)" "0x$(stat -c %T /dev/fuse)"
+}
+
+# rundoc, then its exit status and /dev/fuse's ACL as it left it
+rundoc_acl() {
+	"$R" "$1"
+	echo "rc $?"
+	getfacl -cp /dev/fuse
+}
+
+@test "rundoc: /dev/fuse root's alone (0600): root lets games use it for the run by an ACL entry, gone after" {
+	f=$(doc small.md <<-'END'
+	    $ echo hello
+	    hello
+	END
+	)
+	run fusens 0600 "$(fusedev)" bash -c "$(declare -f rundoc_acl); R=$R rundoc_acl $f"
+	assert_success
+	assert_output "rc 0
+user::rw-
+group::---
+other::---"
+}
+
+@test "rundoc: /dev/fuse not FUSE's: one line says devtraced mounted no files, the document does not run, the ACL is restored" {
+	# a document that fails if it runs
+	f=$(doc small.md <<-'END'
+	    $ echo hello
+	    bye
+	END
+	)
+	# /dev/null's numbers: games can open it, the mount fails
+	run fusens 0600 1:3 bash -c "$(declare -f rundoc_acl); R=$R rundoc_acl $f"
+	assert_success
+	assert_line --index 0 --regexp '^rundoc: devtraced, run as games, mounted no files \(no tracectl\): fusermount3: mount failed: Invalid argument; devtraced: cannot mount the files on /[^ ]*/probe/dev \(is fuse3 installed, /dev/fuse there\?\): serving the device without them, for devtrace ctl, cat and run$'
+	assert_equal "${lines[*]:1}" "rc 2 user::rw- group::--- other::---"
+}
+
+@test "rundoc: not root, /dev/fuse root's alone (0600): one line names the cause and the way out" {
+	d=$(mktemp -d)
+	chmod 755 "$d"
+	mkdir -p "$d/tests/docs"
+	cp "$BATS_TEST_DIRNAME"/rundoc "$BATS_TEST_DIRNAME"/*.awk "$d/tests/docs/"
+	printf '    $ echo hello\n    hello\n' > "$d/small.md"
+	run fusens 0600 "$(fusedev)" setpriv --reuid=games --regid="$(id -g games)" --clear-groups \
+		env -i PATH=/usr/bin:/bin "$d/tests/docs/rundoc" "$d/small.md"
+	rm -rf "$d"
+	assert_failure 2
+	assert_output "rundoc: games cannot open /dev/fuse (crw------- root), so devtraced would serve no files: run the suite as root (it lets games use /dev/fuse for the run) or chmod 0666 /dev/fuse (udev's rule)"
+}
+
 @test "the manual pages: each command, as mandoc renders it, is the command the test runs" {
 	mapfile -t f < <(find "$ROOT/man" -name '*.[1-8]' -type f | sort)
 	[ "${#f[@]}" -ge 5 ]
