@@ -10,7 +10,7 @@ CFLAGS  = -O2 -g
 WARN    = -Wall -Wextra
 ARCH   := $(shell uname -m | sed 's/x86_64/amd64/; s/aarch64/arm64/')
 ALL_CFLAGS = -std=c11 -D_GNU_SOURCE $(WARN) $(CFLAGS) -fPIC -I. -Iarch/$(ARCH)
-# dev/ must build without libc: it goes into a kernel module later.
+# dev/ must build without libc: it goes into the kernel module (kernel/) too.
 DEV_CFLAGS = -std=c11 $(WARN) $(CFLAGS) -ffreestanding -fno-stack-protector -fPIC -I.
 
 B = build

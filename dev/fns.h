@@ -2,7 +2,7 @@
  * fns.h: the device's functions that its files call in one another (as
  * Plan 9's portfns.h; the layout is dat.h's), by file, each file's
  * callers above it: no file calls one listed before it, so no two call
- * each other (checked by nm, NOTES: dev/).  What hosts call is
+ * each other (checked by nm: suite layers).  What hosts call is
  * devtrace.h's.
  *
  *	ctlfile.c	control writes cut into lines	(devctl, devctlwrite, devctlclose)
@@ -10,7 +10,7 @@
  *	state.c		the state text	(devstate)
  *	command.c	one control line: the command table
  *	sess.c		sessions: clone, open, close, remove, reap
- *	dev.c		set up, the reader rule, the host's rules
+ *	dev.c		the files' table (devfiles), set up, devok, the reader rule, the host's rules
  *	aggctl.c	the agg command, the aggregations' state lines
  *	aggfmt.c	the aggregations as text	(devaggs)
  *	actctl.c	a trace's actions (triggers, speculations), the control side
@@ -20,7 +20,7 @@
  *	hit.c		the hook side: select, filter, hit
  *	agg.c		aggregations, the hook side
  *	act.c		a trace's actions, the hook side
- *	record.c	a record to its ring, by the policy	(devrecord)
+ *	record.c	a record to its ring, by the policy	(devrecord: ring inline, the rest out of line)
  *	spec.c		speculations' held records
  *	trig.c		what a fired or armed trigger does to records
  *	ring.c		the shared ring
@@ -29,7 +29,7 @@
  *	writer.c	a writer's life: claim, bind, done
  *	pred.c, predterms.c, predvm.c	predicates (pred.h)
  *	error.c		refusals (error.h) and Dev.err
- *	lib.c		strings, words, numbers, glob (lib.h)
+ *	lib.c		strings, the control language's one tokeniser, numbers, glob (lib.h)
  */
 #ifndef DEVTRACE_FNS_H
 #define DEVTRACE_FNS_H

@@ -1,6 +1,8 @@
 /*
  * host.h: what the device asks of its host.  The user-space host
- * (host/linux.c) and, later, a kernel module each define these.
+ * (host/linux.c; hostlogmax, hostnring and hostnsess in host/shmmap.c)
+ * and the kernel module (kernel/host.c) each define these, as plain
+ * functions bound at link time: an indirect call on every hit costs more.
  * Every one may be called on the hook path: none may take a lock
  * the hook path could already hold, none may call into traced code.
  */

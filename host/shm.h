@@ -8,7 +8,8 @@
  * Shm is opaque: only host/'s files know the header's layout
  * (shmdat.h), so the server's life (alive, its pid, the mapping's size,
  * the futex words) is told and changed through these functions alone.
- * The files, callers first: shmctl.c (the control side under the lock),
+ * The files, callers first: shmsess.c (sessions under the lock),
+ * shmctl.c (the control side under the lock),
  * shmmap.c (the device's life), shmlock.c (the futex words), shmpath.c
  * (where the files live); under them all linux.c (dev/host.h).
  */
