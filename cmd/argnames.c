@@ -137,10 +137,7 @@ sigsof(const char *path)
 			continue;
 		if (same(&o->st, &st))
 			return o;
-		free(o->text);	/* changed: read again, here */
-		free(o->path);
-		o->path = NULL;
-		free1 = o;
+		free1 = o;	/* changed: read again, here */
 		break;
 	}
 	if ((o = free1) == NULL)
