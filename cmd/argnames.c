@@ -1,19 +1,23 @@
 /*
- * argnames.c: the argument names of the functions a trace's pattern
- * matches, for predicates by name (dev/pred.h, predargnames): from the
- * signatures (dwarf.c) of the objects the device's symbol file names,
- * and of those given before (the program devtrace run is about to run).
- * The rule that names them is dev/predargs.c's, the kernel's too.
- * The same lines type arg0..arg3 and retval; a matched function of an
- * object without debug information leaves them words.
+ * argnames.c: the signatures a control write hands the device (dev/
+ * devtrace.h: Devsigs), for predicates and aggregations by argument
+ * name and typed values: the lines of dwarf.c for the objects the
+ * device's symbol file names, and those given before (the program
+ * devtrace run is about to run); a function of an object without debug
+ * information as "NAME -" (its words stay words).  The device matches
+ * them to a trace's pattern by its own rule (dev/predargs.c), the
+ * kernel's too.  Gathered before the device's lock is taken, and only
+ * for a write that may name an argument (pred, agg, or a line left
+ * from the write before); each object's lines are kept, by path, until
+ * its size or time changes, so a large program's DWARF is read once.
  */
-#include <fnmatch.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include "cmd/cmd.h"
-#include "dev/pred.h"
 #include "host/shm.h"
 
 enum {
@@ -21,19 +25,26 @@ enum {
 	Nsymobj = 64,	/* objects read in all, as symsigs reads them */
 };
 
+typedef struct Objsigs Objsigs;
+struct Objsigs {
+	char *path;
+	struct stat st;	/* as it was read: a change reads it again */
+	char *text;	/* its lines */
+	size_t n;
+};
+
 static char syms[PATH_MAX];
 static char *objs[Nobj];
 static int nobj;
+static Objsigs cache[Nsymobj];
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;	/* the server writes from several threads */
 
-static const char *argnames(const char *glob);
-
-/* predicates name arguments from dir's symbol file from now on */
+/* control writes name arguments from dir's symbol file from now on */
 void
 argnamesdir(const char *dir)
 {
 	if (shmpath(dir, ".syms", syms, sizeof syms) < 0)
 		syms[0] = 0;
-	predargnames = argnames;
 }
 
 /* and from path's signatures */
@@ -71,18 +82,28 @@ objects(char **obj, int max)
 	return n;
 }
 
-/* the text of f's output (NUL-terminated), or nil; f's value in *rc */
+/* path's lines, read now: its signatures, or its functions as "NAME -" where it has no debug information */
 static char *
-output(int (*f)(const char *, FILE *, const char *), int (*g)(const char *, FILE *), const char *path, int *rc)
+readsigs(const char *path, size_t *len)
 {
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *m;
+	char *buf = NULL, *funcs = NULL, *p, *e;
+	size_t flen = 0;
+	FILE *m, *fm;
+	int rc;
 
-	*rc = -1;
-	if ((m = open_memstream(&buf, &len)) == NULL)
+	if ((m = open_memstream(&buf, len)) == NULL)
 		return NULL;
-	*rc = f ? f(path, m, "devtrace") : g(path, m);
+	rc = objsigs(path, m, "devtrace");
+	if (rc == 1 && (fm = open_memstream(&funcs, &flen)) != NULL) {
+		if (objfuncs(path, fm) == 0 && fflush(fm) == 0)
+			for (p = funcs; p && *p; p = *e ? e + 1 : e) {
+				e = p + strcspn(p, "\n");
+				if (e > p)
+					fprintf(m, "%.*s -\n", (int)(e - p), p);
+			}
+		fclose(fm);
+		free(funcs);
+	}
 	if (fclose(m) != 0) {
 		free(buf);
 		return NULL;
@@ -90,82 +111,93 @@ output(int (*f)(const char *, FILE *, const char *), int (*g)(const char *, FILE
 	return buf;
 }
 
-/* the signature lines of sigs that glob matches, to a; a line seen before (two processes of one program) counts once */
-static void
-addsigs(Predargs *a, const char *glob, char *sigs, char **done, size_t *ndone)
+static int
+same(const struct stat *a, const struct stat *b)
 {
-	char *line, *next, *sp, *p;
-	size_t n;
-	int m;
-
-	for (line = sigs; *line; line = next) {
-		next = strchr(line, '\n');
-		if (next == NULL)
-			break;	/* a line cut short */
-		*next++ = 0;
-		if ((sp = strchr(line, ' ')) == NULL)
-			continue;
-		*sp = 0;
-		m = fnmatch(glob, line, FNM_NOESCAPE);
-		*sp = ' ';
-		n = strlen(line) + 1;	/* with its NUL: no line is a prefix of another */
-		if (m != 0 || (*done && memmem(*done, *ndone, line, n) != NULL))
-			continue;
-		if ((p = realloc(*done, *ndone + n)) == NULL)
-			continue;
-		*done = p;
-		memcpy(p + *ndone, line, n);
-		*ndone += n;
-		predargsadd(a, line);
-	}
+	return a->st_dev == b->st_dev && a->st_ino == b->st_ino && a->st_size == b->st_size &&
+		a->st_mtim.tv_sec == b->st_mtim.tv_sec && a->st_mtim.tv_nsec == b->st_mtim.tv_nsec;
 }
 
-/* a's arg0..retval stay words if glob matches a function of funcs, an object's without debug information */
-static void
-nosigs(Predargs *a, const char *glob, const char *funcs)
+/* path's lines, from the cache or read again; under lock */
+static const Objsigs *
+sigsof(const char *path)
 {
-	const char *f, *e;
-	char name[4096];
-	size_t n;
+	struct stat st;
+	Objsigs *o, *free1 = NULL;
 
-	for (f = funcs; *f; f = *e ? e + 1 : e) {
-		e = f + strcspn(f, "\n");
-		n = e - f;
-		if (n == 0 || n >= 4096)
+	if (stat(path, &st) != 0)
+		return NULL;
+	for (o = cache; o < cache + Nsymobj; o++) {
+		if (o->path == NULL) {
+			if (free1 == NULL)
+				free1 = o;
 			continue;
-		memcpy(name, f, n);
-		name[n] = 0;
-		if (fnmatch(glob, name, FNM_NOESCAPE) == 0) {
-			predargsnosig(a);
-			return;
 		}
+		if (strcmp(o->path, path) != 0)
+			continue;
+		if (same(&o->st, &st))
+			return o;
+		free1 = o;	/* changed: read again, here */
+		break;
 	}
+	if ((o = free1) == NULL)
+		o = &cache[st.st_ino % Nsymobj];	/* full: one goes */
+	free(o->path);
+	free(o->text);
+	o->path = strdup(path);
+	o->st = st;
+	if ((o->text = readsigs(path, &o->n)) == NULL || o->path == NULL) {
+		free(o->text);
+		free(o->path);
+		o->path = o->text = NULL;
+		return NULL;
+	}
+	return o;
 }
 
-/* "$arg0=sB ... name=N[sB|uB] ..." (N: arg N, ? no word holds it as a number in all), or nil if no matched function has a signature */
-static const char *
-argnames(const char *glob)
+/* the write's lines may name an argument: a predicate, an aggregation, or a line an earlier write left */
+static int
+wanted(const char *buf, size_t n, const Ctlfile *f)
 {
-	static char out[Predargtext];
-	static Predargs a;
-	char *obj[Nsymobj], *sigs, *funcs, *done = NULL;
-	size_t ndone = 0;
-	int i, n, rc, frc;
+	return memmem(buf, n, "pred", 4) != NULL || memmem(buf, n, "agg", 3) != NULL || (f && devctlpending(f));
+}
 
-	predargsinit(&a);
-	n = objects(obj, Nsymobj);
-	for (i = 0; i < n; i++) {
-		sigs = output(objsigs, NULL, obj[i], &rc);
-		if (sigs)
-			addsigs(&a, glob, sigs, &done, &ndone);
-		/* an object with debug information types its functions; what its DWARF lacks (crt's) has no site */
-		if (rc == 1 && (funcs = output(NULL, objfuncs, obj[i], &frc)) != NULL) {
-			nosigs(&a, glob, funcs);
-			free(funcs);
-		}
-		free(sigs);
+Devsigs *
+argnamessigs(const char *buf, size_t n, const Ctlfile *f)
+{
+	char *obj[Nsymobj], *text = NULL;
+	size_t len = 0;
+	const Objsigs *o;
+	Devsigs *s = NULL;
+	FILE *m;
+	int i, nob;
+
+	if (!wanted(buf, n, f) || (m = open_memstream(&text, &len)) == NULL)
+		return NULL;
+	nob = objects(obj, Nsymobj);
+	pthread_mutex_lock(&lock);
+	for (i = 0; i < nob; i++) {
+		if ((o = sigsof(obj[i])) != NULL)
+			fwrite(o->text, 1, o->n, m);
 		free(obj[i]);
 	}
-	free(done);
-	return predargstext(&a, out, sizeof out);
+	pthread_mutex_unlock(&lock);
+	if (fclose(m) != 0 || len == 0 || (s = calloc(1, sizeof *s)) == NULL || (s->work = malloc(devsigswork())) == NULL) {
+		free(s);
+		free(text);
+		return NULL;
+	}
+	s->text = text;
+	s->n = len;
+	return s;
+}
+
+void
+argnamesfree(Devsigs *s)
+{
+	if (s == NULL)
+		return;
+	free((char *)s->text);
+	free(s->work);
+	free(s);
 }

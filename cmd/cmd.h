@@ -14,6 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include "dev/devtrace.h"
 
 enum { Stopwait = 10000 };	/* ms a stop may take */
 
@@ -27,9 +28,11 @@ char	*bindir(void);			/* the directory this binary is in; static buffer */
 uint32_t	tgidof(uint32_t tid);	/* a thread's process, from /proc */
 void	catchstop(void (*on)(int));	/* INT, TERM, HUP call on; SIGPIPE ignored */
 
-/* argnames.c: predicates by argument name (dev/pred.h predargnames) */
+/* argnames.c: the signatures control writes hand the device, for arguments by name (dev/devtrace.h: Devsigs) */
 void	argnamesdir(const char *dir);	/* from the signatures of the objects dir's symbol file names, from now on */
 void	argnamesobj(const char *path);	/* and from path's */
+Devsigs	*argnamessigs(const char *buf, size_t n, const Ctlfile *f);	/* for a write of buf (of open file f, or nil), before the lock: nil if it names no argument or none is known; argnamesfree it */
+void	argnamesfree(Devsigs *s);
 
 /* dwarf.c: signature lines "NAME RET name:class:word ..." from DWARF (libdw) */
 int	objsigs(const char *path, FILE *out, const char *who);	/* path's functions: 0; 1 no debug information; -1 unreadable (told, as "WHO: ...") */

@@ -25,6 +25,7 @@ xctl(Cmd *c, int argc, char **argv)
 	size_t n = 0, m, total = 0;
 	ssize_t r;
 	Ctlfile *f = NULL;
+	Devsigs *sigs = NULL;	/* gathered before the lock (argnames.c) */
 	Shm *s = NULL;
 	int i, e = 0, ret = 1, wn = (int)strlen(what);
 
@@ -48,7 +49,8 @@ xctl(Cmd *c, int argc, char **argv)
 		}
 		what = buf;
 		wn = (int)n - 1;	/* the line without its newline */
-		e = shmctl(s, buf, n, getpid(), err, sizeof err);
+		sigs = argnamessigs(buf, n, NULL);
+		e = shmctl(s, buf, n, getpid(), sigs, err, sizeof err);
 	} else {
 		while (e == 0 && (r = read(0, buf, Ctlchunk)) != 0) {
 			if (r < 0 && errno == EINTR)
@@ -58,10 +60,15 @@ xctl(Cmd *c, int argc, char **argv)
 				goto out;
 			}
 			total += r;
-			e = shmctlwrite(s, f, buf, r, getpid(), err, sizeof err);
+			sigs = argnamessigs(buf, r, f);
+			e = shmctlwrite(s, f, buf, r, getpid(), sigs, err, sizeof err);
+			argnamesfree(sigs);
+			sigs = NULL;
 		}
+		if (e == 0 && total)
+			sigs = argnamessigs("", 0, f);
 		if (e == 0)
-			e = total ? shmctlclose(s, f, err, sizeof err) : shmctl(s, buf, 0, getpid(), err, sizeof err);	/* nothing: an empty command, as ever */
+			e = total ? shmctlclose(s, f, sigs, err, sizeof err) : shmctl(s, buf, 0, getpid(), NULL, err, sizeof err);	/* nothing: an empty command, as ever */
 	}
 	if (e != 0)
 		fprintf(stderr, "devtrace ctl: %.*s: %s\n", wn, what, err[0] ? err : strerror(e));
@@ -70,6 +77,7 @@ xctl(Cmd *c, int argc, char **argv)
 out:
 	if (s != NULL)
 		shmunmap(s);
+	argnamesfree(sigs);
 	free(buf);
 	free(f);
 	return ret;

@@ -274,6 +274,17 @@ fhlive(Fh *fh)
 	return fh->sess == 0 || (shmsessowner(srv->shm, fh->sess, &uid, &serial) == 0 && serial == fh->serial);
 }
 
+/* the last close of a ctl: its unfinished line runs, with the signatures it may name arguments from */
+static int
+fsclosectl(Fh *fh)
+{
+	Devsigs *sigs = argnamessigs("", 0, fh->ctl);
+	int e = shmctlclose(fh->shm, fh->ctl, sigs, NULL, 0);
+
+	argnamesfree(sigs);
+	return e;
+}
+
 /* an open file given back: its reader, its line, its hold on the session */
 static void
 fhfree(Fh *fh)
@@ -281,7 +292,7 @@ fhfree(Fh *fh)
 	if (fh->pid)
 		shmreader(fh->shm, fh->pid, 0);
 	if (fh->ctl && fhlive(fh))
-		shmctlclose(fh->shm, fh->ctl, NULL, 0);
+		fsclosectl(fh);
 	if (fh->hold && fhlive(fh))
 		shmsessclose(srv->shm, fh->sess);
 	if (fh->fd >= 0)
@@ -397,7 +408,7 @@ fsflush(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 	Fh *fh = (Fh *)(uintptr_t)fi->fh;
 
 	(void)ino;
-	fuse_reply_err(req, fh->ctl && fhlive(fh) ? shmctlclose(fh->shm, fh->ctl, NULL, 0) : 0);
+	fuse_reply_err(req, fh->ctl && fhlive(fh) ? fsclosectl(fh) : 0);
 }
 
 /* the last close: a tracectl line left unfinished without a flush runs here; a session's last ctl ends it */
@@ -586,6 +597,7 @@ static void
 fswrite(fuse_req_t req, fuse_ino_t ino, const char *buf, size_t size, off_t off, struct fuse_file_info *fi)
 {
 	Fh *fh = (Fh *)(uintptr_t)fi->fh;
+	Devsigs *sigs;
 	int e;
 
 	(void)off;
@@ -598,7 +610,10 @@ fswrite(fuse_req_t req, fuse_ino_t ino, const char *buf, size_t size, off_t off,
 		fuse_reply_err(req, ENXIO);	/* its session ended */
 		return;
 	}
-	if ((e = shmctlwrite(fh->shm, fh->ctl, buf, size, tgidof(fuse_req_ctx(req)->pid), NULL, 0)) != 0)
+	sigs = argnamessigs(buf, size, fh->ctl);	/* before the lock: DWARF may take long */
+	e = shmctlwrite(fh->shm, fh->ctl, buf, size, tgidof(fuse_req_ctx(req)->pid), sigs, NULL, 0);
+	argnamesfree(sigs);
+	if (e != 0)
 		fuse_reply_err(req, e);
 	else
 		fuse_reply_write(req, size);

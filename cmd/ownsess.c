@@ -179,6 +179,7 @@ int
 ownctl(Ownsess *o, const char *line, int quiet)
 {
 	char buf[Linemax + 2];
+	Devsigs *sigs;
 	size_t n;
 	int e;
 
@@ -190,7 +191,10 @@ ownctl(Ownsess *o, const char *line, int quiet)
 	if (o->show)
 		showline(o, line);
 	o->err[0] = 0;
-	if ((e = shmctl(o->s, buf, n, getpid(), o->err, sizeof o->err)) != 0 && o->err[0] == 0)
+	sigs = argnamessigs(buf, n, NULL);
+	e = shmctl(o->s, buf, n, getpid(), sigs, o->err, sizeof o->err);
+	argnamesfree(sigs);
+	if (e != 0 && o->err[0] == 0)
 		snprintf(o->err, sizeof o->err, "%s", strerror(e));
 	if (e != 0)
 		oneline(o->err);

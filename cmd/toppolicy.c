@@ -41,7 +41,7 @@ toppolicyset(Shm *s, Toppolicy *t, const char *policy, const char *who)
 		return 1;
 	snprintf(line, sizeof line, "policy %s\n", policy);
 	err[0] = 0;
-	if ((e = shmctl(s, line, strlen(line), getpid(), err, sizeof err)) != 0) {
+	if ((e = shmctl(s, line, strlen(line), getpid(), NULL, err, sizeof err)) != 0) {
 		fprintf(stderr, "%s: -P '%s': %s\n", who, policy,
 			strncmp(err, "policy: ", 8) == 0 ? err + 8 : err[0] ? err : strerror(e));
 		t->was[0] = 0;
@@ -65,7 +65,7 @@ toppolicyrestore(Shm *s, Toppolicy *t, const char *who)
 	if (strcmp(now, t->set) != 0)	/* changed meanwhile: theirs stays */
 		return 0;
 	err[0] = 0;
-	if ((e = shmctl(s, was, strlen(was), getpid(), err, sizeof err)) != 0) {
+	if ((e = shmctl(s, was, strlen(was), getpid(), NULL, err, sizeof err)) != 0) {
 		fprintf(stderr, "%s: %.*s: %s\n", who, (int)strlen(was) - 1, was, err[0] ? err : strerror(e));
 		return 1;
 	}

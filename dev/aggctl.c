@@ -77,7 +77,7 @@ saywhat(char *err, size_t nerr, const char *what, const char *msg)
 /*
  * an expression, key or value, into x: a variable alone, typed or not,
  * needs no program.  args: the trace's functions' argument names and
- * types, as a predicate's (pred.h: predargnames), or nil
+ * types, as a predicate's (predargs.c: predargsof), or nil
  */
 static int
 compile(Aexpr *x, char *src, int key, const char *args, const char *what, char *err, size_t nerr)
@@ -169,7 +169,7 @@ putlist(Buf *b, char **f, int n)
 
 /* agg TRACE entry|exit @NAME[KEYS] = FUNC(ARGS): s is what follows entry or exit */
 static int
-define(Dev *d, int tslot, int exit, char *s, char *err, size_t nerr)
+define(Dev *d, int tslot, int exit, char *s, const Devsigs *sigs, char *err, size_t nerr)
 {
 	char *name, *keys = 0, *fn, *args, *e, *kf[Nkey + 1], *af[5], src[Aggsrcmax];
 	char what[16] = "key 1";
@@ -238,7 +238,7 @@ define(Dev *d, int tslot, int exit, char *s, char *err, size_t nerr)
 		return Erraggargs;
 
 	/* values as their type, as the trace's predicate has them */
-	names = t->kind == Glob && predargnames ? predargnames(t->glob) : 0;
+	names = t->kind == Glob ? predargsof(sigs, t->glob) : 0;
 	/* the slot is free (gen 0): no writer reads it while it is filled */
 	a = free;
 	a->func = f;
@@ -285,7 +285,7 @@ define(Dev *d, int tslot, int exit, char *s, char *err, size_t nerr)
 }
 
 int
-aggctl(Dev *d, char *s, char *err, size_t nerr)
+aggctl(Dev *d, char *s, const Devsigs *sigs, char *err, size_t nerr)
 {
 	char *w1, *w2, *w3;
 	Agg *a;
@@ -322,7 +322,7 @@ aggctl(Dev *d, char *s, char *err, size_t nerr)
 		return Errnotrace;
 	t = tr - d->trace;
 	if (!streq(w2, "records"))
-		return define(d, t, streq(w2, "exit"), s, err, nerr);
+		return define(d, t, streq(w2, "exit"), s, sigs, err, nerr);
 	w3 = sword(&s);
 	for (m = 0; m < nelem(recmodes) && !streq(w3, recmodes[m]); m++)
 		;

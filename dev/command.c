@@ -29,6 +29,7 @@ struct Ctl {
 	char *f[Maxarg];
 	char *rest;		/* the line after the third field, for pred */
 	uint32_t pid;
+	const Devsigs *sigs;	/* the host's signatures, or nil */
 	int said;		/* the command wrote its refusal's text in Dev.err itself */
 };
 
@@ -188,7 +189,7 @@ compilepred(Ctl *c, Trace *t, char *p, Prog *prog, char *src)
 	scopy(src, p + 1, n + 1);
 	errset(d, c->f[0], "");
 	n = slen(d->err);
-	if ((err = predcompileargs(src, t->kind == Glob && predargnames ? predargnames(t->glob) : 0, prog, d->err + n, Errmax - n)) != Errnone)
+	if ((err = predcompileargs(src, t->kind == Glob ? predargsof(c->sigs, t->glob) : 0, prog, d->err + n, Errmax - n)) != Errnone)
 		c->said = 1;
 	return err;
 }
@@ -498,7 +499,7 @@ ctlstop(Ctl *c)
 static int
 ctlagg(Ctl *c)
 {
-	int err = aggctl(c->d, c->rest, c->d->err, Errmax);
+	int err = aggctl(c->d, c->rest, c->sigs, c->d->err, Errmax);
 
 	c->said = err != Errnone && c->d->err[0] != 0;
 	return err;
@@ -519,9 +520,9 @@ static const Ctlcmd ctlcmds[] = {
 
 /* run one line, NUL-terminated, already checked for length and characters (ctlfile.c) */
 int
-ctlrun(Dev *d, char *line, uint32_t pid)
+ctlrun(Dev *d, char *line, uint32_t pid, const Devsigs *s)
 {
-	Ctl c = { d, 0, { 0 }, 0, pid, 0 };
+	Ctl c = { d, 0, { 0 }, 0, pid, s, 0 };
 	char *p = line;
 	const Ctlcmd *cmd;
 	int err;

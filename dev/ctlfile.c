@@ -64,7 +64,7 @@ run(Dev *d, Ctlfile *f, uint32_t pid)
 {
 	f->line[f->n] = 0;
 	f->n = 0;
-	return ctlrun(d, f->line, pid);
+	return ctlrun(d, f->line, pid, f->sigs);
 }
 
 /* eof: the end of buf ends the file's line too */
@@ -129,7 +129,7 @@ devctlpending(const Ctlfile *f)
 }
 
 int
-devctl(Dev *d, const char *buf, size_t n, uint32_t pid)
+devctlsigs(Dev *d, const char *buf, size_t n, uint32_t pid, const Devsigs *s)
 {
 	Ctlfile f;
 
@@ -138,5 +138,12 @@ devctl(Dev *d, const char *buf, size_t n, uint32_t pid)
 	f.n = 0;
 	f.skip = 0;
 	f.pid = pid;
+	f.sigs = s;
 	return ctlwrite(d, &f, buf, n, pid, 1);
+}
+
+int
+devctl(Dev *d, const char *buf, size_t n, uint32_t pid)
+{
+	return devctlsigs(d, buf, n, pid, 0);
 }

@@ -58,6 +58,7 @@ typedef struct Aggsel Aggsel;
 typedef struct Reader Reader;
 typedef struct Writer Writer;
 typedef struct Ctlfile Ctlfile;
+typedef struct Devsigs Devsigs;
 typedef struct Rec Rec;
 
 /*
@@ -183,6 +184,23 @@ struct Ctlfile {
 	uint32_t n;		/* its length */
 	uint32_t skip;		/* drop what comes up to the next newline: the rest of a refused line */
 	uint32_t pid;		/* its last writer: a line run at close runs as theirs */
+	const Devsigs *sigs;	/* the host's signatures for the lines this write or close runs, or nil: set for the call, never kept */
+};
+
+/*
+ * The signatures a host hands in with a control write, as data: the
+ * device calls nothing above it.  They name a predicate's arguments and
+ * type arg0..arg3 and retval (predargs.c).  text holds n bytes of lines
+ * "NAME RET name:class:word ..." (devtrace sigs, /dev/tracesigs), and
+ * "NAME -" for a function whose object has no debug information;
+ * gathered before the host takes the device's lock (DWARF or BTF may
+ * take long), so no waiter gives up.  work: devsigswork() bytes of the
+ * caller's, the device's scratch for the call.
+ */
+struct Devsigs {
+	const char *text;
+	size_t n;
+	void *work;
 };
 
 /*
@@ -235,6 +253,8 @@ void	devsesschanged(Dev *d);		/* a session's control state changed: the top leve
 
 /* control side: the host holds its lock */
 int	devctl(Dev *d, const char *buf, size_t n, uint32_t pid);	/* whole lines, the last may lack its newline: 0 or an E error; reason in deverr() */
+int	devctlsigs(Dev *d, const char *buf, size_t n, uint32_t pid, const Devsigs *s);	/* devctl with the host's signatures (nil: none known) */
+size_t	devsigswork(void);	/* the bytes of a Devsigs' work */
 int	devctlwrite(Dev *d, Ctlfile *f, const char *buf, size_t n, uint32_t pid);	/* one write of an open file: its finished lines run, the rest waits in f */
 int	devctlclose(Dev *d, Ctlfile *f);	/* the file's last close: its unfinished line runs; f is zeroed */
 int	devctlpending(const Ctlfile *f);	/* a line waits in f, or the rest of a refused one: its close has work */

@@ -39,13 +39,13 @@
 struct Buf;
 
 /* command.c */
-int	ctlrun(Dev *d, char *line, uint32_t pid);	/* one line, NUL-terminated, checked for length and characters: 0 or an errno */
+int	ctlrun(Dev *d, char *line, uint32_t pid, const Devsigs *s);	/* one line, NUL-terminated, checked for length and characters, s the host's signatures or nil: 0 or an errno */
 
 /* sess.c */
 void	sessstate(Dev *d, struct Buf *b);	/* the top level's #sessions line, once one was made */
 
 /* aggctl.c */
-int	aggctl(Dev *d, char *line, char *err, size_t nerr);	/* "agg ..." after the word: Errnone or an error (error.h), reason in err */
+int	aggctl(Dev *d, char *line, const Devsigs *s, char *err, size_t nerr);	/* "agg ..." after the word: Errnone or an error (error.h), reason in err */
 void	aggdetach(Dev *d, int slot);	/* the trace is removed: so are its aggregations */
 void	aggstate(Dev *d, struct Buf *b, int counters);	/* the commands that rebuild them (0), or their counters (1) */
 

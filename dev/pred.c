@@ -713,8 +713,6 @@ compile(const char *src, const char *args, Prog *p, char *err, size_t nerr, int 
 	return c.err;
 }
 
-const char *(*predargnames)(const char *glob);
-
 int
 predcompile(const char *src, Prog *p, char *err, size_t nerr)
 {

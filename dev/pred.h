@@ -74,15 +74,9 @@ enum {
 int	predcompile(const char *src, Prog *p, char *err, size_t nerr);	/* no argument names: predcompileargs(src, nil, ...) */
 int	predcompileargs(const char *src, const char *args, Prog *p, char *err, size_t nerr);	/* args: "name=N ..." names arg N (0-3), "name=NsB" or "name=NuB" its low B bits, signed or not, "name=?" one no record word holds; "$arg0=sB", "$retval=uB" type those variables (none: the word); nil: none known */
 int	predcompileargsstack(const char *src, const char *args, Prog *p, char *err, size_t nerr);	/* the same, always stack code (the aggregations') */
-/*
- * The argument names of the functions a pattern matches, as
- * predcompileargs takes them, or nil if none is known: the process that
- * writes control lines sets it (user space: the programs' debug
- * information; a kernel: its BTF).  Asked when a predicate is attached.
- */
-extern const char	*(*predargnames)(const char *glob);	/* 0, or an error (error.h), its text, source and caret in err */
-/* predargs.c: a host's predargnames made from signature lines, one rule for every host */
+/* predargs.c: the argument names of a pattern's functions, from the host's signature lines, one rule for every host */
 enum {
+	Sigline = 4096,	/* a signature line's room: a longer one is not read */
 	Npredarg = 64,	/* distinct argument names of one pattern's functions */
 	Predargname = 64,
 	Predargval = 16,
@@ -108,6 +102,7 @@ struct Predargs {
 void	predargsinit(Predargs *a);
 void	predargsadd(Predargs *a, char *line);	/* a matched function's signature line, NUL-terminated (cut in place) */
 void	predargsnosig(Predargs *a);	/* a matched function with no signature: arg0..arg3, retval stay words */
+const char	*predargsof(const Devsigs *s, const char *glob);	/* the names of s's functions glob matches, as predcompileargs takes them (in s's work), or nil: none matched, or s nil */
 const char	*predargstext(Predargs *a, char *out, size_t n);	/* "$arg0=sB ... $retval=sB name=N[sB|uB] ..." (?: no one word in all) in out, or nil if none was added */
 int	predcompilestack(const char *src, Prog *p, char *err, size_t nerr);	/* the same, always stack code (tests) */
 int	predterms(Prog *p);	/* a valid stack program as a term table, if it has the shape: 1 if rewritten */

@@ -2,9 +2,10 @@
  * predargs.c: the argument names of a pattern's functions, in the form
  * predcompileargs takes ("name=N[sB|uB] ...", pred.h), from their
  * signature lines ("NAME RET name:class:word ...", the line of devtrace
- * sigs and of a kernel's /dev/tracesigs).  The hosts' predargnames
- * (user space: DWARF; a kernel: BTF) find the lines and feed them here,
- * so both name arguments by one rule: a name is usable when every
+ * sigs and of a kernel's /dev/tracesigs), which the host hands in with
+ * the control write (devtrace.h: Devsigs; user space's from DWARF, a
+ * kernel's from BTF), so both name arguments by one rule, and the device
+ * asks nothing of the layers above it: a name is usable when every
  * matched function has it in the same record word, as a number.  The
  * same lines type arg0..arg3 and retval (values as their type): by the
  * functions that have a number there, if they agree.
@@ -195,4 +196,53 @@ predargstext(Predargs *a, char *out, size_t n)
 	}
 	bputnul(&b);
 	return out;
+}
+
+/* a Devsigs' work: the device's scratch for one control call, the caller's memory (a kernel's stack is too small) */
+typedef struct Sigwork Sigwork;
+struct Sigwork {
+	Predargs a;
+	char line[Sigline];
+	char out[Predargtext];
+};
+
+size_t
+devsigswork(void)
+{
+	return sizeof(Sigwork);
+}
+
+const char *
+predargsof(const Devsigs *s, const char *glob)
+{
+	const char *p, *nl, *e;
+	Sigwork *w;
+	char *sp;
+	size_t len;
+
+	if (s == 0 || s->work == 0)
+		return 0;
+	w = s->work;
+	predargsinit(&w->a);
+	for (p = s->text, e = p + s->n; p < e; p = nl + 1) {
+		for (nl = p; nl < e && *nl != '\n'; nl++)
+			;
+		if ((len = nl - p) >= Sigline)
+			continue;
+		__builtin_memcpy(w->line, p, len);
+		w->line[len] = 0;
+		for (sp = w->line; *sp && *sp != ' '; sp++)
+			;
+		if (*sp == 0)
+			continue;
+		*sp = 0;	/* the name alone, for the pattern */
+		if (!globmatch(glob, w->line))
+			continue;
+		*sp = ' ';
+		if (streq(sp + 1, "-"))
+			predargsnosig(&w->a);
+		else
+			predargsadd(&w->a, w->line);
+	}
+	return predargstext(&w->a, w->out, sizeof w->out);
 }

@@ -8,9 +8,14 @@
 #include "host/shm.h"
 #include "dev/host.h"
 
-/* a whole text (f nil), one write of an open file, or its close; err: the device's reason for a refusal */
+/*
+ * a whole text (f nil), one write of an open file, or its close; sigs:
+ * the signatures its lines may name arguments from (nil: none), which
+ * the caller gathered before this takes the lock; err: the device's
+ * reason for a refusal
+ */
 static int
-ctl(Shm *s, Ctlfile *f, int close, const char *buf, size_t n, uint32_t pid, char *err, size_t nerr)
+ctl(Shm *s, Ctlfile *f, int close, const char *buf, size_t n, uint32_t pid, const Devsigs *sigs, char *err, size_t nerr)
 {
 	Dev *d = shmdev(s);
 	int e;
@@ -20,12 +25,16 @@ ctl(Shm *s, Ctlfile *f, int close, const char *buf, size_t n, uint32_t pid, char
 			snprintf(err, nerr, "%s", shmbusy(e));
 		return e;
 	}
+	if (f)
+		f->sigs = sigs;
 	if (f == NULL)
-		e = devctl(d, buf, n, pid);
+		e = devctlsigs(d, buf, n, pid, sigs);
 	else if (close)
-		e = devctlclose(d, f);
+		e = devctlclose(d, f);	/* zeroes f */
 	else
 		e = devctlwrite(d, f, buf, n, pid);
+	if (f)
+		f->sigs = NULL;
 	if (e && err)
 		snprintf(err, nerr, "%s", deverr(d));
 	shmunlock(s);
@@ -34,21 +43,21 @@ ctl(Shm *s, Ctlfile *f, int close, const char *buf, size_t n, uint32_t pid, char
 }
 
 int
-shmctl(Shm *s, const char *buf, size_t n, uint32_t pid, char *err, size_t nerr)
+shmctl(Shm *s, const char *buf, size_t n, uint32_t pid, const Devsigs *sigs, char *err, size_t nerr)
 {
-	return ctl(s, NULL, 0, buf, n, pid, err, nerr);
+	return ctl(s, NULL, 0, buf, n, pid, sigs, err, nerr);
 }
 
 int
-shmctlwrite(Shm *s, Ctlfile *f, const char *buf, size_t n, uint32_t pid, char *err, size_t nerr)
+shmctlwrite(Shm *s, Ctlfile *f, const char *buf, size_t n, uint32_t pid, const Devsigs *sigs, char *err, size_t nerr)
 {
-	return ctl(s, f, 0, buf, n, pid, err, nerr);
+	return ctl(s, f, 0, buf, n, pid, sigs, err, nerr);
 }
 
 int
-shmctlclose(Shm *s, Ctlfile *f, char *err, size_t nerr)
+shmctlclose(Shm *s, Ctlfile *f, const Devsigs *sigs, char *err, size_t nerr)
 {
-	return ctl(s, f, 1, "", 0, 0, err, nerr);
+	return ctl(s, f, 1, "", 0, 0, sigs, err, nerr);
 }
 
 size_t

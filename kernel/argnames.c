@@ -1,58 +1,68 @@
 /*
- * argnames.c: predicates by argument name in the kernel (dev/pred.h:
- * predargnames, set at load by main.c): the names of the arguments of
- * the functions a trace's pattern matches, from the signature file
- * (sigs.c, the kernel's BTF), made by dev/predargs.c's rule, as
- * user space's cmd/argnames.c makes it from DWARF.  The
- * device asks under kctl, when a predicate is attached: the signature
- * text is made once, at the first ask, and kept (about 4 MB) until the
- * module goes; BTF of the running kernel does not change.  The same
- * lines type arg0..arg3 and retval (predargs.c); a function BTF lacks
- * (a module without BTF) is not seen, so its words are typed as the
- * matched functions that have BTF say.
+ * argnames.c: the signatures a control write hands the device in the
+ * kernel (dev/devtrace.h: Devsigs), for predicates and aggregations by
+ * argument name and typed values: the signature file (sigs.c, the
+ * kernel's BTF), which the device matches to a trace's pattern by
+ * dev/predargs.c's rule, as user space's cmd/argnames.c hands it the
+ * lines of DWARF.  Made before kctl is taken, and only for a write that
+ * may name an argument; the text is made once, at the first such
+ * write, and kept (about 4 MB) until the module goes: BTF of the
+ * running kernel does not change.  A function BTF lacks (a module
+ * without BTF) is not seen, so its words are typed as the matched
+ * functions that have BTF say.
  */
 #include "k.h"
-#include "dev/pred.h"
-#include <linux/glob.h>
+#include <linux/mutex.h>
 #include <linux/slab.h>
-#include <linux/kernel.h>
 #include <linux/string.h>
 #include <linux/vmalloc.h>
 
 static char *sigs;
 static size_t nsigs;
-static Predargs names;
-static char out[Predargtext];
+static DEFINE_MUTEX(sigslock);	/* the text's first making: two writers at once make it once */
 
-/* "$arg0=sB ... $retval=sB name=N[sB|uB] ..." (?: no one word in all), or NULL if no matched function has a signature */
-const char *
-kargnames(const char *glob)
+/* the n bytes at b hold word w */
+static int
+has(const char *b, size_t n, const char *w)
 {
-	char *line, *next, *sp, *copy;
-	size_t len;
+	size_t i, k = strlen(w);
+
+	for (i = 0; i + k <= n; i++)
+		if (memcmp(b + i, w, k) == 0)
+			return 1;
+	return 0;
+}
+
+Devsigs *
+ksigs(const char *buf, size_t n, const Ctlfile *f)
+{
+	Devsigs *s;
 	int e;
 
-	if (sigs == NULL && (sigs = sigstext(&nsigs, &e)) == NULL)
+	if (!has(buf, n, "pred") && !has(buf, n, "agg") && !devctlpending(f))
 		return NULL;
-	if ((copy = kmalloc(PAGE_SIZE, GFP_KERNEL)) == NULL)
+	mutex_lock(&sigslock);
+	if (sigs == NULL)
+		sigs = sigstext(&nsigs, &e);
+	mutex_unlock(&sigslock);
+	if (sigs == NULL || (s = kzalloc(sizeof *s, GFP_KERNEL)) == NULL)
 		return NULL;
-	predargsinit(&names);
-	for (line = sigs; line < sigs + nsigs; line = next + 1) {
-		if ((next = memchr(line, '\n', sigs + nsigs - line)) == NULL)
-			break;
-		len = next - line;
-		if ((sp = memchr(line, ' ', len)) == NULL || len >= PAGE_SIZE)
-			continue;
-		memcpy(copy, line, len);
-		copy[len] = 0;
-		copy[sp - line] = 0;
-		if (!glob_match(glob, copy))
-			continue;
-		copy[sp - line] = ' ';
-		predargsadd(&names, copy);
+	if ((s->work = kvmalloc(devsigswork(), GFP_KERNEL)) == NULL) {
+		kfree(s);
+		return NULL;
 	}
-	kfree(copy);
-	return predargstext(&names, out, sizeof out);
+	s->text = sigs;
+	s->n = nsigs;
+	return s;
+}
+
+void
+ksigsfree(Devsigs *s)
+{
+	if (s == NULL)
+		return;
+	kvfree(s->work);
+	kfree(s);
 }
 
 void

@@ -114,15 +114,19 @@ kctlapply(void)
 int
 kctlwrite(uint32_t sess, uint32_t serial, Ctlfile *f, const char *buf, size_t n, uint32_t pid)
 {
+	Devsigs *s = ksigs(buf, n, f);	/* before kctl: BTF's text may be made now */
 	Dev *d;
 	int e;
 
 	mutex_lock(&kctl);
+	f->sigs = s;
 	if ((d = klevel(sess, serial)) == NULL)
 		e = ENXIO;
 	else
 		e = after(devctlwrite(d, f, buf, n, pid));
+	f->sigs = NULL;
 	mutex_unlock(&kctl);
+	ksigsfree(s);
 	return e;
 }
 
@@ -130,13 +134,17 @@ kctlwrite(uint32_t sess, uint32_t serial, Ctlfile *f, const char *buf, size_t n,
 int
 kctlclose(uint32_t sess, uint32_t serial, Ctlfile *f)
 {
+	Devsigs *s = ksigs("", 0, f);
 	Dev *d;
 	int e = 0;
 
 	mutex_lock(&kctl);
+	f->sigs = s;
 	if (devctlpending(f) && (d = klevel(sess, serial)) != NULL)
-		e = after(devctlclose(d, f));
+		e = after(devctlclose(d, f));	/* zeroes f */
+	f->sigs = NULL;
 	mutex_unlock(&kctl);
+	ksigsfree(s);
 	return e;
 }
 

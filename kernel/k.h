@@ -29,8 +29,9 @@ enum { Nlev = 1 + Nsess };
 int	filesinit(void);
 void	filesexit(void);
 
-/* argnames.c: predicates by argument name, from the signature file (dev/pred.h: predargnames) */
-const char	*kargnames(const char *glob);
+/* argnames.c: the signatures a control write hands the device (dev/devtrace.h: Devsigs), from the signature file */
+Devsigs	*ksigs(const char *buf, size_t n, const Ctlfile *f);	/* for a write of buf to f, before kctl: NULL if it names no argument or BTF gave none; ksigsfree it */
+void	ksigsfree(Devsigs *s);
 void	argnamesexit(void);
 
 /* sigs.c: the signature file from the kernel's BTF (files.c's tracesigs, argnames.c) */

@@ -6,7 +6,6 @@
  * then the pending wake-up, then the memory.
  */
 #include "k.h"
-#include "dev/pred.h"
 #include <linux/module.h>
 #include <linux/vmalloc.h>
 #include <asm/tsc.h>
@@ -55,7 +54,6 @@ devtraceinit(void)
 	devinit(kdev, logmax, knring, (uint64_t)tsc_khz * 1000);
 	devsessinit(kdev, ksess);
 	devhostrules(kdev, Rulenoblock | Ruletext, ktext);	/* ctl.c: a probe may not wait; trace _text+OFF (sessions: ctl.c's kclone) */
-	predargnames = kargnames;	/* argnames.c: predicates by argument name, from the kernel's BTF */
 	if ((e = hooksinit()) != 0)
 		goto bad;
 	if ((e = modsinit()) != 0) {
@@ -69,7 +67,6 @@ devtraceinit(void)
 	}
 	return 0;
 bad:
-	predargnames = NULL;
 	vfree(kdev);
 	symsfree();
 	return e;
@@ -83,7 +80,6 @@ devtraceexit(void)
 	hooksoff();
 	hooksexit();
 	kwakesync();
-	predargnames = NULL;
 	argnamesexit();
 	vfree(kdev);
 	symsfree();

@@ -8,6 +8,10 @@
 #include "tests/dev/util.h"
 #include "dev/error.h"
 
+/* the host's signatures for the control lines (fn*: x a word, d one no record word holds), for predicates by name */
+static const char sigtext[] = "fn void x:s64:1 d:other:0\n";
+static Devsigs sigs = { sigtext, sizeof sigtext - 1, NULL };
+
 enum {
 	Viactl = 1,	/* a control write */
 	Viareader,	/* opening the trace file once too often */
@@ -198,7 +202,7 @@ test_every_error(void **unused)
 			no = devreader(d, 200, 1);
 		} else {
 			l = line(cases[e].line, buf, sizeof buf);
-			no = devctl(d, l, strlen(l), 42);
+			no = devctlsigs(d, l, strlen(l), 42, &sigs);
 		}
 		check(e, no, cases[e].cmd, deverr(d));
 		free(d);
@@ -279,14 +283,6 @@ test_limits_in_texts(void **unused)
 	}
 }
 
-/* the argument names of every pattern's functions, for predicates by name */
-static const char *
-testargnames(const char *glob)
-{
-	(void)glob;
-	return "x=0 d=?";
-}
-
 int
 main(void)
 {
@@ -298,6 +294,6 @@ main(void)
 		cmocka_unit_test(test_limits_in_texts),
 	};
 
-	predargnames = testargnames;
+	sigs.work = malloc(devsigswork());
 	return cmocka_run_group_tests(tests, 0, 0);
 }

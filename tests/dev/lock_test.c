@@ -69,7 +69,7 @@ test_stuck_holder(void **unused)
 	assert_int_equal(errno, EAGAIN);
 
 	t = now();
-	e = shmctl(s, "start", 5, getpid(), err, sizeof err);
+	e = shmctl(s, "start", 5, getpid(), NULL, err, sizeof err);
 	assert_true(now() - t < 1.0);
 	assert_int_equal(e, EAGAIN);
 	assert_string_equal(err, "device busy: another process holds its lock");
@@ -83,7 +83,7 @@ test_stuck_holder(void **unused)
 	/* the holder dies: the lock is taken back, the state is whole */
 	kill(pid, SIGKILL);
 	waitpid(pid, NULL, 0);
-	assert_int_equal(shmctl(s, "start", 5, getpid(), err, sizeof err), 0);
+	assert_int_equal(shmctl(s, "start", 5, getpid(), NULL, err, sizeof err), 0);
 	n = shmstate(s, buf, sizeof buf);
 	assert_true(n > 0);
 	assert_non_null(strstr(buf, "\nstart\n"));
@@ -169,7 +169,7 @@ test_scribbled_word(void **unused)
 	srandom(getpid());
 	assert_non_null(mkdtemp(dir));
 	assert_non_null(shmcreate(dir, 8, 1000000, &s));
-	assert_int_equal(shmctl(s, "start", 5, getpid(), err, sizeof err), 0);
+	assert_int_equal(shmctl(s, "start", 5, getpid(), NULL, err, sizeof err), 0);
 
 	scribbled(s, 0xffffffff, 1);	/* no pid: taken over */
 	scribbled(s, 0x80000000, 1);

@@ -171,3 +171,28 @@ setup_file() {
 	assert_failure 1
 	assert_line --index 0 "devtrace ctl: trace ne pred /x < 0/: trace: an argument no record word holds (floating point, a large struct, past the fourth, or not the same in all the trace's functions)"
 }
+
+# a program with one function, fl_ren(int NAME), built at path $1
+buildren() {
+	printf 'int __attribute__((noinline)) fl_ren(int %s) { return %s + 1; }\nint main(int c, char **v) { (void)v; return fl_ren(c) - c - 1; }\n' "$2" "$2" > "$O/ren.c"
+	"$ROOT/bin/devtrace-cc" -O0 -o "$1" "$O/ren.c"
+}
+
+@test "devtraced reads a program's names again when the program changes on disk (its signatures are kept by path, size and time)" {
+	needlib
+	start
+	buildren "$O/ren" x
+	run devtrace run -- "$O/ren"
+	assert_success
+	echo 'trace fl_ren new r' > "$D/tracectl"
+	echo 'trace r pred /x > 0/' > "$D/tracectl"
+	run sh -c "echo 'trace r pred /y > 0/' > '$D/tracectl'"
+	assert_failure
+	buildren "$O/ren.new" y
+	mv "$O/ren.new" "$O/ren"
+	echo 'trace r pred /y > 0/' > "$D/tracectl"
+	run sh -c "devtrace state | grep '^trace r pred'"
+	assert_output "trace r pred /y > 0/"
+	run sh -c "echo 'trace r pred /x > 0/' > '$D/tracectl'"
+	assert_failure
+}

@@ -62,7 +62,7 @@ makedev(void)
 	snprintf(dir, sizeof dir, "/fuzz-shm-%d", (int)getpid());
 	check(shmcreate(dir, Logshm, 1000000, &srv) != NULL);
 	atexit(cleanup);
-	check(shmctl(srv, setup, sizeof setup - 1, 42, err, sizeof err) == 0);
+	check(shmctl(srv, setup, sizeof setup - 1, 42, NULL, err, sizeof err) == 0);
 	check(shmreader(srv, Readpid, 1) == 0);
 	memset(&h, 0, sizeof h);
 	for (i = 0; i < 20; i++) {	/* more than the ring: some lost */
@@ -109,7 +109,7 @@ use(Shm *s, size_t cap)
 		for (i = 0; i < k; i += Reclen)
 			check((buf[i] == 'E' || buf[i] == 'X') && buf[i + Reclen - 1] == '\n');
 	} while (k > 0);
-	check(okerrno(shmctl(s, "watch 7\n", 8, 42, err, sizeof err)));
+	check(okerrno(shmctl(s, "watch 7\n", 8, 42, NULL, err, sizeof err)));
 	check(memchr(err, 0, sizeof err) != NULL);
 	check(okerrno(shmreader(s, Readpid + 1, 1)));
 	check(okerrno(shmreader(s, Readpid + 1, 0)));

@@ -2,6 +2,9 @@
 #   layers: no two files of a folder call each other, directly or round
 #	a loop (tests/layers/loops, on the object files, with nm), in
 #	dev/, host/, cmd/ and rt/ (kernel/: layers-kernel, below);
+#	and dev/ calls through no pointer that upcalls.allow does not list
+#	(tests/layers/upcalls, on dev/'s objects built without jump
+#	tables or sibling calls, so that each indirect call is the C's);
 #   arch-only: no C or assembly outside arch/ names an ISA's specifics
 #	(tests/layers/archonly).
 # Each with self-tests that show the checker catches what it is for.
@@ -10,11 +13,15 @@
 # kernel): make test-kernel checks them first (layers-kernel).
 SUITES += layers arch-only
 LAYERS_RT = $(filter $(B)/rt/%,$(RT_OBJ))
-check-layers: $(LAYERS_RT) $(DEV_OBJ) $(HOST_OBJ) $(CMD_OBJ)
+UPCALL_OBJ = $(DEV_SRC:%.c=$(B)/tests/layers/upcalls/%.o)
+$(B)/tests/layers/upcalls/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(DEV_CFLAGS) -fno-jump-tables -fno-optimize-sibling-calls -c -o $@ $<
+check-layers: $(LAYERS_RT) $(DEV_OBJ) $(HOST_OBJ) $(CMD_OBJ) $(UPCALL_OBJ)
 	@mkdir -p $(B)/tap
 	@RTOBJ="$(abspath $(LAYERS_RT))" DEVOBJ="$(abspath $(DEV_OBJ))" HOSTOBJ="$(abspath $(HOST_OBJ))" \
-		CMDOBJ="$(abspath $(CMD_OBJ))" \
-		bats --tap tests/layers/loops.bats > $(B)/tap/layers.tap 2> $(B)/tap/layers.err || true
+		CMDOBJ="$(abspath $(CMD_OBJ))" UPCALLOBJ="$(abspath $(UPCALL_OBJ))" \
+		bats --tap tests/layers/loops.bats tests/layers/upcalls.bats > $(B)/tap/layers.tap 2> $(B)/tap/layers.err || true
 
 check-arch-only:
 	@mkdir -p $(B)/tap
