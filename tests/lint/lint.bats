@@ -1,6 +1,7 @@
 #!/usr/bin/env bats
 # The test scripts' own lint: no check that cannot fail (a bare ! or an
-# && list in a @test body: errexit ignores both), and ShellCheck clean.
+# && list in a @test body: errexit ignores both), and ShellCheck clean;
+# README and NOTES within their lengths.
 # ShellCheck's SC2314 and SC2315 (a bare ! in a bats test) are on by
 # default for bats files; the last test shows they are.  Its other
 # findings are fixed, but for these, excluded with the reason:
@@ -101,4 +102,26 @@ setup() {
 	END
 	run groff -mandoc -ww -z "$BATS_TEST_TMPDIR/x.1"
 	assert_output --partial "x.1:6: warning: number register ''' not defined"
+}
+
+# linecount FILE MAX: FILE's line count, and "over" if it passes MAX
+linecount() {
+	awk -v max="$2" 'END { print NR (NR > max ? " over " max : "") }' "$ROOT/$1"
+}
+
+@test "README is a guide of at most 600 lines (the reference is the manual pages')" {
+	run linecount README 600
+	assert_success
+	assert_output --regexp '^[0-9]+$'
+}
+
+@test "NOTES holds at most 2,000 lines (no work log, no table a header holds)" {
+	run linecount NOTES 2000
+	assert_success
+	assert_output --regexp '^[0-9]+$'
+}
+
+@test "self-test: a file over its limit is reported with the limit" {
+	run linecount README 10
+	assert_output --regexp '^[0-9]+ over 10$'
 }
