@@ -196,3 +196,32 @@ buildren() {
 	run sh -c "echo 'trace r pred /x > 0/' > '$D/tracectl'"
 	assert_failure
 }
+
+@test "a control write goes on while another's predicate waits for a program's debug information (read before the device's lock)" {
+	needlib
+	start
+	cp "$X/fl_types" "$O/prog"
+	run -65 devtrace run -- "$O/prog"
+	# the symbol file names $O/prog: made a FIFO, reading its DWARF waits for a writer
+	mv "$O/prog" "$O/prog.real"
+	mkfifo "$O/prog"
+	ln "$O/prog" "$O/fifo"
+	devtrace ctl 'trace neg new n'
+	devtrace ctl 'trace n pred /arg0 > 0/' 2> "$O/pred.err" &
+	pred=$!
+	BGPIDS="$BGPIDS $pred"
+	sleep 1
+	run kill -0 "$pred"
+	assert_success
+	# another writer takes the lock now: while DWARF was read under it, this waited 100 ms and failed
+	run devtrace ctl 'trace n on'
+	assert_success
+	run kill -0 "$pred"
+	assert_success
+	# the program back, and the reader that waits on the FIFO let go (an end of file)
+	mv -f "$O/prog.real" "$O/prog"
+	: > "$O/fifo"
+	wait "$pred"
+	run sh -c "devtrace state | grep '^trace n pred'"
+	assert_output "trace n pred /arg0 > 0/"
+}
