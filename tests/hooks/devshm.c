@@ -108,7 +108,7 @@ main(int argc, char **argv)
 	atexit(unmap);	/* every command returns from main: the handle goes with the mapping */
 	/* clone [PID]: a session held by PID (this process), reaped by a clone after it is gone */
 	if (strcmp(cmd, "clone") == 0) {
-		if ((e = shmclone(s, getuid(), argc > 3 ? atoi(argv[3]) : getpid(), NULL, err, sizeof err)) < 0)
+		if ((e = shmclone(s, getuid(), argc > 3 ? atoi(argv[3]) : getpid(), err, sizeof err)) < 0)
 			die(err);
 		printf("%d\n", e);
 		return 0;
