@@ -185,6 +185,20 @@ noticks() {
 	assert_failure
 }
 
+# stopunlocked PID: reader PID stopped where it holds none of the device's
+# lock: a reader stopped inside its read keeps the lock, and every control
+# write after would wait Lockms for it, then fail (seen once, on a loaded CI)
+stopunlocked() {
+	for _ in $(seq 100); do
+		kill -STOP "$1"
+		grep -q '^#hits ' "$D/tracectl" 2>/dev/null && return 0
+		kill -CONT "$1"
+		sleep 0.01
+	done
+	echo "reader $1 never stopped outside the device's lock" >&2
+	return 1
+}
+
 @test "records lost while record ran are counted exactly; those lost before it are not its; the counters balance" {
 	traced
 	ctl size 4
@@ -204,7 +218,7 @@ noticks() {
 	# shellcheck disable=SC2034 # read by teardown in helper.bash
 	BGPIDS="$r"
 	waitfor grep -qx "#reader $r" "$D/tracectl"
-	kill -STOP $r
+	stopunlocked $r
 	for i in $(seq 25); do ctl testtracein 1000 "$(printf %x "$i")" 0 0 0; done
 	kill -CONT $r
 	kill -INT $r
