@@ -42,6 +42,7 @@ struct Buf;
 int	ctlrun(Dev *d, char *line, uint32_t pid, const Devsigs *s);	/* one line, NUL-terminated, checked for length and characters, s the host's signatures or nil: 0 or an errno */
 
 /* sess.c */
+void	sesscheck(Dev *d);	/* the table's damage repaired and counted, before the state prints its counters */
 void	sessstate(Dev *d, struct Buf *b);	/* the top level's #sessions line, once one was made */
 
 /* aggctl.c */

@@ -242,6 +242,16 @@ devsesschanged(Dev *d)
 	ctlchanged(d);
 }
 
+/* every entry checked (entry repairs and counts), before the state prints #corrupt */
+void
+sesscheck(Dev *d)
+{
+	uint32_t n;
+
+	for (n = 1; entry(d, n) != 0; n++)
+		;
+}
+
 /* the top level's state line, once a session was made: live, and the counts */
 void
 sessstate(Dev *d, Buf *b)

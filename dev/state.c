@@ -108,6 +108,7 @@ statecheck(Dev *d)
 	}
 	if (d->hasquery)
 		fixfield(d, d->queryname, Namelen, 0);
+	sesscheck(d);	/* its #sessions line comes after the counters */
 	errcheck(d);
 }
 
