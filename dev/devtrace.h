@@ -313,7 +313,7 @@ int	devstarted(Dev *d);
 
 /* hook side: no lock, no system call */
 int	devfilter(Dev *d, const Tsel *sel, Hit *h);	/* an entry: Hrecord|Hfollow; drops counted */
-int	devhit(Dev *d, const Tsel *sel, Hit *h);	/* filter, then record: 1 if written */
+int	devhit(Dev *d, const Tsel *sel, Hit *h);	/* filter, then devrecord: 1 if the record passed (a speculation or a trigger may still keep it back, counted) */
 int	devwriterready(Dev *d, Writer *w, uint32_t pid, uint32_t tid);	/* the thread's decision (watched, its ring) made now if not at this control generation: 1 if made, so a host reads its clock after it */
 int	devexit(Dev *d, const Tsel *sel, Hit *h);	/* the exit of a call devfilter followed: devhit, but a whole predicate is not asked again */
 void	devwriterdone(Writer *w);		/* the thread exits: its shard and ring are free again (its records stay readable) */
