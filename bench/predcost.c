@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include "dev/pred.h"
+#include "dev/pred/pred.h"
 #include "bench/devbench.h"
 #include "host/linux.h"
 

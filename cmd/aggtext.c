@@ -1,7 +1,7 @@
 /*
  * aggtext.c: the aggregations as text, for devtraced's aggs and aggraw
  * files and for devtrace aggs.  The device merges and prints
- * (dev/aggfmt.c) under the device's lock; the host lends it the work
+ * (dev/agg/aggfmt.c) under the device's lock; the host lends it the work
  * area, names functions from the symbol file ("<pc> <name> <object>"
  * lines the attached processes appended) and types the keys that are
  * arguments or return values through aggkeytyper (keytypes.c's, set

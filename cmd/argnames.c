@@ -5,7 +5,7 @@
  * device's symbol file names, and those given before (the program
  * devtrace run is about to run); a function of an object without debug
  * information as "NAME -" (its words stay words).  The device matches
- * them to a trace's pattern by its own rule (dev/predargs.c), the
+ * them to a trace's pattern by its own rule (dev/pred/predargs.c), the
  * kernel's too.  Gathered before the device's lock is taken, and only
  * for a write that may name an argument (pred, agg, or a line left
  * from the write before); each object's lines are kept, by path, until

@@ -2,7 +2,7 @@
  * capfile.h: the capture file, written by devtrace record (record.c)
  * and read by devtrace cat FILE (cat.c), as uftrace's utils/data-file.c
  * is its record and replay's.  The records are as the slots hold them
- * (dev/ring.c: devreadring), unformatted and unmerged: each pass of
+ * (dev/ring/ring.c: devreadring), unformatted and unmerged: each pass of
  * record copies every source's queued records in bulk (a writer's ring,
  * or the shared ring) as a chunk of their own; the reader merges the
  * sources by time, as the device's reader would have (trace-cmd's

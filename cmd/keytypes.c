@@ -1,7 +1,7 @@
 /*
  * keytypes.c: aggregation keys typed from the signatures (dwarf.c) of
  * the functions of their trace.  The device prints the text under its
- * lock and asks for a key's text through Aggnames.typed (dev/aggfmt.c);
+ * lock and asks for a key's text through Aggnames.typed (dev/agg/aggfmt.c);
  * reading DWARF there would hold the lock for as long as that takes,
  * so the first key asked for only marks the signatures wanted: the
  * caller unlocks, has them read (keytypesload) and prints again.
@@ -13,7 +13,7 @@
  * the same class in the key's word (an argument's record word, or the return
  * value); a struct, floating point or void is never typed.  Otherwise
  * it stays the device's signed number: already the C value where the
- * device typed the variable (values as their type: dev/predargs.c).
+ * device typed the variable (values as their type: dev/pred/predargs.c).
  * Values are read from the low bytes of their class, as the scripts
  * read them (scripts/lib/sigs.awk).
  */

@@ -10,8 +10,8 @@
 #define DEVTRACE_DAT_H
 
 #include "dev/atomic.h"
-#include "dev/pred.h"
-#include "dev/agg.h"
+#include "dev/pred/pred.h"
+#include "dev/agg/agg.h"
 
 typedef struct Slot Slot;
 typedef struct Shard Shard;

@@ -74,19 +74,19 @@ struct Writer {
 	uint32_t shard;		/* 1 + its index in the Dev's shards; 0: none, count atomically */
 	uint32_t lim;		/* hostlogmax(d): the largest ring the mapping holds, never re-read from d */
 	uint32_t ringlim;	/* lim under the ring policy, 0 under the others: devrecord's fast path is ring's alone */
-	Dev *aggd;		/* the device aggbuf belongs to (dev/agg.c) */
+	Dev *aggd;		/* the device aggbuf belongs to (dev/agg/agg.c) */
 	uint32_t aggbuf;	/* 1 + its aggregation table's index; 0: none yet; Naggbuf+1: the shared one */
 	uint32_t ring;		/* 1 + the index of its own ring; 0: none, it writes the shared ring */
 	struct Wring *wr;	/* its ring's header and slots, placed by the host's sizes */
 	struct Slot *ws;
-	uint32_t spec;		/* 1 + the index of its speculation (dev/spec.c); 0: none */
+	uint32_t spec;		/* 1 + the index of its speculation (dev/act/spec.c); 0: none */
 	uint32_t fast;		/* gen if then: watched, its own ring, no speculation or trigger, the log in bound (hitfast.h: writerfast); else 0 */
 	uint64_t mask;		/* then: its ring's slots - 1 */
 	uint64_t room;		/* and the head below which its ring has room, as its tail last said (ring: all) */
 };
 
 /*
- * A compiled predicate (dev/pred.h): plain data, no pointers, fixed
+ * A compiled predicate (dev/pred/pred.h): plain data, no pointers, fixed
  * size, so it can sit in the shared device and be copied into a Tsel.
  * Its encoding is private to the device.
  */
@@ -117,7 +117,7 @@ struct Hit {
 
 /*
  * What the hook path needs of an aggregation whose keys and value are
- * lone variables, taken and checked by devtsel (dev/agg.c), so that a
+ * lone variables, taken and checked by devtsel (dev/agg/agg.c), so that a
  * hit reads nothing else of the definition but its generation.
  */
 enum { Naggsel = 16 };	/* agg.h's Nagg */
@@ -126,7 +126,7 @@ struct Aggsel {
 	uint8_t func;		/* Fcount ... Fquantize (agg.h) */
 	uint8_t nkey;		/* key words */
 	uint8_t val;		/* the value's variable */
-	uint8_t vext;		/* its ext (dev/pred.h: predext), 0: the word */
+	uint8_t vext;		/* its ext (dev/pred/pred.h: predext), 0: the word */
 	uint8_t key[4];		/* the keys' variables */
 	uint8_t kext[4];	/* their exts */
 };
@@ -145,12 +145,12 @@ struct Tsel {
 	uint32_t exitknown;	/* pred reads nothing an exit changes but entry and arguments */
 	uint32_t whole;		/* exitknown and not entry: pred decides whole calls at their entry (hit.c: devfilter, devexit) */
 	Prog pred;		/* a validated private copy of the trace's predicate */
-	uint32_t aggin, aggout;	/* aggregations fired at its entries, at its exits: bits of slots (dev/agg.h) */
+	uint32_t aggin, aggout;	/* aggregations fired at its entries, at its exits: bits of slots (dev/agg/agg.h) */
 	uint32_t norec;		/* its hits write no records: aggregated alone */
 	uint32_t plain;		/* devtsel's: no predicate, no aggregation, no action, records on: dev/hitfast.h's one test */
-	uint32_t act;		/* its actions: bits of slots (dev/act.c) */
+	uint32_t act;		/* its actions: bits of slots (dev/act/act.c) */
 	uint32_t more;		/* aggin | aggout | norec | act: the hit has more to do than a record */
-	Aggsel agg[Naggsel];	/* the simple ones among them, checked once here (dev/agg.c) */
+	Aggsel agg[Naggsel];	/* the simple ones among them, checked once here (dev/agg/agg.c) */
 };
 
 /* One open reader of the trace file: a record split across reads. */
@@ -267,7 +267,7 @@ void	devfmt(char *line, const Rec *rec);	/* the Reclen bytes of its line, as dev
 int	devreader(Dev *d, uint32_t pid, int open);	/* the reader rule: pid is not traced while open */
 
 /*
- * The aggregations as text (dev/aggfmt.c), made of the writers' tables
+ * The aggregations as text (dev/agg/aggfmt.c), made of the writers' tables
  * merged; reading consumes nothing.  form: Aprinta (DTrace's printa,
  * quantize bars) or Amachine (one line a key and bucket, for awk).
  * work: devaggwork() bytes the host lends for the merge.  name: the

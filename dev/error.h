@@ -55,7 +55,7 @@
 	X(Errwaitms,	Einval,	"bad wait bound (1 to 60000 ms)") \
 	X(Errnowait,	Einval,	"only block waits: no bound") \
 	X(Errblockhere,	Einval,	"block would make a probe wait where it may not: ring or fill in the kernel")	/* devhostrules' Rulenoblock: the kernel's */ \
-	/* agg (dev/aggctl.c) */ \
+	/* agg (dev/agg/aggctl.c) */ \
 	X(Erraggform,	Einval,	"expected agg TRACE entry|exit @name[keys] = func(args), agg TRACE records on|off|auto, agg @name clear|remove, or agg clear") \
 	X(Erraggname,	Einval,	"bad aggregation name (@ then a letter or _, then letters, digits or _, 15 at most)") \
 	X(Erraggexists,	Eexist,	"aggregation exists") \

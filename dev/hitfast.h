@@ -15,7 +15,7 @@
 #ifndef DEVTRACE_HITFAST_H
 #define DEVTRACE_HITFAST_H
 
-#include "dev/slot.h"
+#include "dev/ring/slot.h"
 
 /* started, the site's trace on at its generation, the thread watched now, no predicate, no aggregation */
 static inline __attribute__((always_inline)) int

@@ -1,5 +1,7 @@
 # dev/: the device, built freestanding into one archive every host links.
-DEV_SRC = $(wildcard dev/*.c)
+# the device's files, and its parts' folders (pred/, agg/, ring/, act/)
+DEV_SRC = $(wildcard dev/*.c dev/*/*.c)
+DEV_HDR = $(wildcard dev/*.h dev/*/*.h)
 DEV_OBJ = $(DEV_SRC:%.c=$(B)/%.o)
 LIBDEV = $(B)/libdev.a
 

@@ -3,7 +3,7 @@
  * kernel (dev/devtrace.h: Devsigs), for predicates and aggregations by
  * argument name and typed values: the signature file (sigs.c, the
  * kernel's BTF), which the device matches to a trace's pattern by
- * dev/predargs.c's rule, as user space's cmd/argnames.c hands it the
+ * dev/pred/predargs.c's rule, as user space's cmd/argnames.c hands it the
  * lines of DWARF.  Made before kctl is taken, and only for a write that
  * may name an argument; the text is made once, at the first such
  * write, and kept (about 4 MB) until the module goes: BTF of the

@@ -13,7 +13,7 @@ KVER = $(shell tools/kernel-version $(KSER))
 KDIR = /usr/src/linux-headers-$(KVER)
 KOBJ = $(B)/kernel$(if $(filter 6.1,$(KSER)),,-$(KSER))
 KMOD = $(KOBJ)/devtrace.ko
-KSRC = $(wildcard kernel/*.c kernel/*.h kernel/Kbuild kernel/compat/*.h dev/*.c dev/*.h)
+KSRC = $(wildcard kernel/*.c kernel/*.h kernel/Kbuild kernel/compat/*.h $(DEV_SRC) $(DEV_HDR))
 KTEST = $(B)/kernel-test-$(KSER)
 
 $(KMOD): $(KSRC)

@@ -19,7 +19,7 @@ layout() {
 
 @test "the layout lists the device's records, shards, traces and the shared header" {
 	layout "$A_B" | sort -u > "$BATS_TEST_TMPDIR/a"	# Rec is in both objects' DWARF (host/shm.c reads records)
-	# a slot is its seq and a Rec (dev/slot.h): the record's fields at 8 + their offsets in the Rec
+	# a slot is its seq and a Rec (dev/ring/slot.h): the record's fields at 8 + their offsets in the Rec
 	run grep -cxF -e 'Slot size 64' -e 'Slot.seq 0' -e 'Slot.rec 8' -e 'Rec size 56' -e 'Rec.pc 0' -e 'Rec.ticks 8' \
 		-e 'Rec.tid 16' -e 'Rec.exit 20' -e 'Rec.a 24' -e 'Shard size 64' -e 'Hdr.devsize 16' -e 'Hdr.dir 24' "$BATS_TEST_TMPDIR/a"
 	assert_output 12

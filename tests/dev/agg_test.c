@@ -1,5 +1,5 @@
 /*
- * agg_test.c: the aggregation tables themselves (dev/agg.c, aggfmt.c).
+ * agg_test.c: the aggregation tables themselves (dev/agg/agg.c, aggfmt.c).
  * Writers claim tables of their own, those beyond the pool share one,
  * the reader merges them exactly; a full table drops and counts, a
  * clear is a new generation; what another process scribbled on the

@@ -1,10 +1,10 @@
 /*
  * predargs_test.c: the one rule both hosts name arguments by
- * (dev/predargs.c): signature lines in, predcompileargs' text out,
+ * (dev/pred/predargs.c): signature lines in, predcompileargs' text out,
  * exactly.  Classes as devtrace sigs and /dev/tracesigs write them.
  */
 #include "tests/dev/util.h"
-#include "dev/pred.h"
+#include "dev/pred/pred.h"
 
 /* the text for these lines, fed as a host would */
 static const char *

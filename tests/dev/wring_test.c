@@ -1,5 +1,5 @@
 /*
- * wring_test.c: the writers' rings (dev/wring.c).  A writer claims a
+ * wring_test.c: the writers' rings (dev/ring/wring.c).  A writer claims a
  * ring by its thread id (its own again, a free one, a dead owner's) and
  * gives it back at exit; what a ring holds stays readable after its
  * owner leaves or dies, and the next owner writes on after it; threads

@@ -26,17 +26,17 @@ FUZZ_OPTS_elf = -dict=tests/fuzz/elf.dict -max_len=65536 -timeout=10
 
 # the whole device, so the harness follows it however dev/ is split
 FUZZ_CTL_SRC = tests/fuzz/fuzz_ctl.c tests/dev/host.c $(DEV_SRC)
-$(FUZZ_B)/fuzz_ctl: $(FUZZ_CTL_SRC) $(wildcard dev/*.h) tests/dev/testhost.h
+$(FUZZ_B)/fuzz_ctl: $(FUZZ_CTL_SRC) $(DEV_HDR) tests/dev/testhost.h
 	@mkdir -p $(dir $@)
 	$(FUZZCC) $(FUZZ_CFLAGS) -o $@ $(FUZZ_CTL_SRC)
 
 FUZZ_BLOCK_SRC = tests/fuzz/fuzz_block.c tests/dev/host.c $(DEV_SRC)
-$(FUZZ_B)/fuzz_block: $(FUZZ_BLOCK_SRC) $(wildcard dev/*.h) tests/dev/testhost.h
+$(FUZZ_B)/fuzz_block: $(FUZZ_BLOCK_SRC) $(DEV_HDR) tests/dev/testhost.h
 	@mkdir -p $(dir $@)
 	$(FUZZCC) $(FUZZ_CFLAGS) -o $@ $(FUZZ_BLOCK_SRC)
 
 FUZZ_SHM_SRC = tests/fuzz/fuzz_shm.c $(HOST_SRC) $(DEV_SRC)
-$(FUZZ_B)/fuzz_shm: $(FUZZ_SHM_SRC) $(wildcard dev/*.h) $(wildcard host/*.h) $(wildcard arch/$(ARCH)/*.h)
+$(FUZZ_B)/fuzz_shm: $(FUZZ_SHM_SRC) $(DEV_HDR) $(wildcard host/*.h) $(wildcard arch/$(ARCH)/*.h)
 	@mkdir -p $(dir $@)
 	$(FUZZCC) $(FUZZ_CFLAGS) -D_GNU_SOURCE -Iarch/$(ARCH) -o $@ $(FUZZ_SHM_SRC) -lpthread
 

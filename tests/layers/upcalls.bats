@@ -29,7 +29,7 @@ obj() {
 	assert_output "$(allowed)"
 }
 
-@test "dev/: every object of the device is read (one per dev/*.c)" {
+@test "dev/: every object of the device is read (one per .c file of dev/ and its folders)" {
 	[ -n "$UPCALLOBJ" ]
 	# shellcheck disable=SC2086
 	run printf '%s\n' $UPCALLOBJ

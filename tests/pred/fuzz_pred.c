@@ -1,7 +1,7 @@
 /*
  * fuzz_pred: libFuzzer over the predicate compiler, validator and
  * machine, built with clang's address and undefined-behaviour
- * sanitizers straight from dev/pred.c and dev/predvm.c.  An input is
+ * sanitizers straight from dev/pred/pred.c and dev/pred/predvm.c.  An input is
  *	text			an expression: compile it; what compiles must
  *				validate and run to 1, 0 or -1, and give the
  *				answers its stack code gives where it became a
@@ -17,7 +17,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "dev/pred.h"
+#include "dev/pred/pred.h"
 #include "dev/error.h"
 #include "tests/pred/fixture.h"
 

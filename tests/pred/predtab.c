@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <cmocka.h>
 
-#include "dev/pred.h"
+#include "dev/pred/pred.h"
 #include "tests/pred/fixture.h"
 
 typedef struct Ent Ent;

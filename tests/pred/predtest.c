@@ -12,7 +12,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "dev/pred.h"
+#include "dev/pred/pred.h"
 #include "dev/error.h"
 #include "tests/pred/fixture.h"
 

@@ -6,7 +6,7 @@
 # The tests link the predicate objects and the two they need (error, lib), not all of libdev.
 
 PRED_B = $(B)/tests/pred
-PRED_DEV = $(B)/dev/pred.o $(B)/dev/predterms.o $(B)/dev/predvm.o $(B)/dev/error.o $(B)/dev/lib.o
+PRED_DEV = $(B)/dev/pred/pred.o $(B)/dev/pred/predterms.o $(B)/dev/pred/predvm.o $(B)/dev/error.o $(B)/dev/lib.o
 # random expressions in the table, besides those of cases.txt
 PRED_NRAND = 1500
 # random && || ! trees of single tests: the term tables' shape
@@ -49,8 +49,8 @@ check-predtab: $(PRED_B)/predtab
 	@CMOCKA_MESSAGE_OUTPUT=TAP $(PRED_B)/predtab > $(B)/tap/predtab.tap 2> $(B)/tap/predtab.err || true
 
 # the fuzzer compiles the predicate sources itself, with clang and the sanitizers
-PRED_FUZZ_SRC = tests/pred/fuzz_pred.c tests/pred/host.c dev/pred.c dev/predterms.c dev/predvm.c dev/error.c dev/lib.c
-$(PRED_B)/fuzz_pred: $(PRED_FUZZ_SRC) dev/pred.h dev/devtrace.h dev/dat.h dev/error.h dev/lib.h dev/host.h tests/pred/fixture.h
+PRED_FUZZ_SRC = tests/pred/fuzz_pred.c tests/pred/host.c dev/pred/pred.c dev/pred/predterms.c dev/pred/predvm.c dev/error.c dev/lib.c
+$(PRED_B)/fuzz_pred: $(PRED_FUZZ_SRC) dev/pred/pred.h dev/devtrace.h dev/dat.h dev/error.h dev/lib.h dev/host.h tests/pred/fixture.h
 	@mkdir -p $(dir $@)
 	$(FUZZCC) -std=c11 -g -O1 -Wall -Wextra -I. -fsanitize=fuzzer,address,undefined \
 		-fno-sanitize-recover=all -o $@ $(PRED_FUZZ_SRC)

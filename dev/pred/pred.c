@@ -6,7 +6,7 @@
  * when their target is known.  Errors echo the expression with a caret
  * under the column, as Linux's event filters do.
  */
-#include "dev/pred.h"
+#include "dev/pred/pred.h"
 #include "dev/error.h"
 #include "dev/lib.h"
 

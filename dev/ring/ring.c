@@ -36,7 +36,7 @@
 #include "dev/dat.h"
 #include "dev/fns.h"
 #include "dev/host.h"
-#include "dev/slot.h"
+#include "dev/ring/slot.h"
 
 enum {
 	Stucknsec = 20*1000*1000,	/* a ticket unfinished this long is lost */

@@ -2,7 +2,7 @@
  * predterms.c: the term-table form of a compiled predicate (pred.h),
  * made from the stack code pred.c emits, when it has the shape.
  */
-#include "dev/pred.h"
+#include "dev/pred/pred.h"
 #include "dev/lib.h"
 
 /*

@@ -9,7 +9,7 @@
 #include "dev/dat.h"
 #include "dev/fns.h"
 #include "dev/host.h"
-#include "dev/slot.h"
+#include "dev/ring/slot.h"
 
 /* the shared ring, up to its head now; no writer's ring yet */
 static void

@@ -28,7 +28,7 @@
 #include "dev/dat.h"
 #include "dev/fns.h"
 #include "dev/lib.h"
-#include "dev/pred.h"
+#include "dev/pred/pred.h"
 
 typedef struct Me Me;
 typedef struct Row Row;

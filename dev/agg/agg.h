@@ -72,7 +72,7 @@ struct Aexpr {
 	uint32_t kind;		/* Evar, Eexec, Eprog */
 	uint32_t var;		/* Evar: pred.h's variable number */
 	uint32_t show;		/* keys: Sdec, Sfunc, Sstr */
-	uint32_t ext;		/* Evar: its type's ext (dev/pred.h: predext), 0: the word */
+	uint32_t ext;		/* Evar: its type's ext (dev/pred/pred.h: predext), 0: the word */
 	Prog prog;		/* Eprog: stack code, run checked at every hit (predrun): the block is untrusted */
 };
 

@@ -5,7 +5,7 @@
  * with forward branches only, so a run ends within ninst steps and the
  * stack depth at every instruction is known before the first run.
  */
-#include "dev/pred.h"
+#include "dev/pred/pred.h"
 #include "dev/lib.h"
 #include "dev/host.h"
 
@@ -520,7 +520,7 @@ predeval(const Prog *p, const Hit *h)
  * rewrite it while it runs: its words are copied once, the copy
  * validated as a trace's predicate is (predvalid), then run by the same
  * machine.  An aggregation's keys and value that are not lone variables
- * run here (dev/agg.c); a predicate, run at every hit of every trace,
+ * run here (dev/agg/agg.c); a predicate, run at every hit of every trace,
  * keeps its validated private copy in the Tsel (predeval).  Copying
  * only the words in use keeps a short expression cheap.
  */

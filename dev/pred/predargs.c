@@ -11,7 +11,7 @@
  * functions that have a number there, if they agree.
  */
 #include "dev/lib.h"
-#include "dev/pred.h"
+#include "dev/pred/pred.h"
 
 /* a class's width, for the predicate compiler: as the scripts read it, from its low bytes */
 static const struct {

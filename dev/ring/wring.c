@@ -20,7 +20,7 @@
 #include "dev/fns.h"
 #include "dev/lib.h"
 #include "dev/host.h"
-#include "dev/slot.h"
+#include "dev/ring/slot.h"
 
 /*
  * A record of a writer that owns a ring, by the policy: ring overwrites;

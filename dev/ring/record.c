@@ -10,7 +10,7 @@
 #include "dev/dat.h"
 #include "dev/fns.h"
 #include "dev/host.h"
-#include "dev/slot.h"
+#include "dev/ring/slot.h"
 
 /*
  * No Writer of this device, a log past its bound, a policy other than
