@@ -522,16 +522,42 @@ pfthread(Dump *d, Thr *t)
 	pbend(&d->pb);
 }
 
-/* the bits of a class's width: "s32" 32; others 64 */
+enum { Vint, Vuint, Vbool, Vptr, Vstruct, Vnone };
+
+/* the classes of devtrace sigs (dwarf.c), by prefix: how each shows in Perfetto */
+static const struct {
+	char *prefix;
+	int how;
+} classes[] = {
+	{ "struct", Vstruct }, { "enum", Vint }, { "char", Vint }, { "bool", Vbool },
+	{ "ptr", Vptr }, { "other", Vptr }, { "s", Vint }, { "u", Vuint },
+};
+
+/* the bits of a class's width: "s32" 32, "char" 8, "struct16" 128; others 64 */
 static int
 width(const char *c)
 {
 	int b = atoi(c + strcspn(c, "0123456789"));
 
+	if (strcmp(c, "char") == 0)
+		return 8;
+	if (strncmp(c, "struct", 6) == 0)
+		return 8 * b;
 	return b > 0 && b < 64 ? b : 64;
 }
 
-/* one argument or return value of class c in word w as a DebugAnnotation of the name's iid */
+static int
+how(const char *c)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof classes / sizeof classes[0]; i++)
+		if (strncmp(c, classes[i].prefix, strlen(classes[i].prefix)) == 0)
+			return classes[i].how;
+	return Vnone;	/* floating point: not in the words the record keeps */
+}
+
+/* one argument or return value of class c in word w (w2 the next) as a DebugAnnotation of the name's iid */
 static void
 pfvalue(Dump *d, uint32_t iid, const char *c, uint64_t w, uint64_t w2)
 {
@@ -541,23 +567,28 @@ pfvalue(Dump *d, uint32_t iid, const char *c, uint64_t w, uint64_t w2)
 
 	pbbegin(&d->pb, TEannot);
 	pbvarint(&d->pb, DAnameiid, iid);
-	if (c[0] == 's' || strncmp(c, "enum", 4) == 0 || strcmp(c, "char") == 0) {
-		b = strcmp(c, "char") == 0 ? 8 : b;
+	switch (how(c)) {
+	case Vint:
 		pbvarint(&d->pb, DAint, b < 64 ? (uint64_t)((int64_t)(w << (64 - b)) >> (64 - b)) : w);
-	} else if (c[0] == 'u')
+		break;
+	case Vuint:
 		pbvarint(&d->pb, DAuint, low);
-	else if (strcmp(c, "bool") == 0)
+		break;
+	case Vbool:
 		pbvarint(&d->pb, DAbool, (w & 0xff) != 0);
-	else if (strcmp(c, "ptr") == 0 || strcmp(c, "other") == 0)
+		break;
+	case Vptr:
 		pbvarint(&d->pb, DApointer, w);
-	else {
-		if (strncmp(c, "struct", 6) == 0 && b > 64)
+		break;
+	case Vstruct:
+		if (b > 64)
 			snprintf(s, sizeof s, "{0x%llx, 0x%llx}", (unsigned long long)w, (unsigned long long)w2);
-		else if (strncmp(c, "struct", 6) == 0)
-			snprintf(s, sizeof s, "{0x%llx}", (unsigned long long)w);
 		else
-			snprintf(s, sizeof s, "?");	/* floating point: not in the words the record keeps */
+			snprintf(s, sizeof s, "{0x%llx}", (unsigned long long)w);
 		pbstr(&d->pb, DAstring, s);
+		break;
+	default:
+		pbstr(&d->pb, DAstring, "?");
 	}
 	pbend(&d->pb);
 }
