@@ -284,7 +284,7 @@ loadsigs(Dump *d)
 		rest = p + 1;
 		if ((i = mapget(&d->sigs, 0, name)) >= 0) {
 			if (d->sig[i] != NULL && strcmp(d->sig[i]->ret, rest) != 0)
-				d->sig[i] = NULL;	/* the cut line is compared whole below, before cutting */
+				d->sig[i] = NULL;	/* lines are cut only after all are read: ret still holds the whole rest */
 			continue;
 		}
 		s = xalloc(NULL, sizeof *s);
