@@ -38,6 +38,7 @@ int	xstart(Cmd *c, int argc, char **argv);
 int	xstop(Cmd *c, int argc, char **argv);
 int	xmerge(Cmd *c, int argc, char **argv);
 int	xinfo(Cmd *c, int argc, char **argv);
+int	xdump(Cmd *c, int argc, char **argv);	/* a recording for Perfetto or speedscope */
 
 /* toppolicy.c: the top level's buffer policy for a capture's duration (record) */
 typedef struct Toppolicy Toppolicy;

@@ -1,0 +1,189 @@
+#!/usr/bin/env bats
+# devtrace dump FILE: a recording of devtrace record for the viewers.
+# --perfetto is decoded by protoc against the schema written for these
+# tests (perfetto.proto) and compared event by event with the records of
+# devtrace cat FILE, its times computed here by an awk of their own;
+# --speedscope's JSON read back by jq.
+# shellcheck disable=SC2154 # stderr: set by run --separate-stderr
+load helper
+
+setup_file() {
+	buildfl threads types
+}
+
+# a recording of fl_threads' fl_work calls, 2 threads of 3 calls: F
+recthreads() {
+	needlib
+	command -v protoc > /dev/null || skip "needs protoc (Debian: protobuf-compiler)"
+	start
+	F=$O/f
+	devtrace record -t fl_work -o "$F" -- "$X/fl_threads" 2 3 > /dev/null 2>&1
+}
+
+# the Perfetto trace on standard input as lines "KIND TID NAME NS ARG=VALUE ...":
+# KIND B (slice begin), E (end), I (instant); names through the interned ones
+decode() {
+	protoc -I "$BATS_TEST_DIRNAME" --decode=perfetto.Trace "$BATS_TEST_DIRNAME/perfetto.proto" |
+	awk '
+	/\{$/ { p[++d] = $1; next }
+	/^ *\}$/ {
+		if (p[d] == "debug_annotations") args[++na] = an SUBSEP av
+		if (p[d] == "thread") TID[uuid] = tid
+		if (p[d] == "event_names") EN[iid] = nm
+		if (p[d] == "debug_annotation_names") AN[iid] = nm
+		if (d == 1 && type != "") {
+			s = substr("BEI", type, 1) " " TID[track] " " (type == 2 ? "-" : EN[name]) " " ts
+			for (i = 1; i <= na; i++) { split(args[i], a, SUBSEP); s = s " " AN[a[1]] "=" a[2] }
+			print s
+		}
+		if (d == 1) { type = ""; na = 0 }
+		d--; next
+	}
+	{ k = $1; sub(/:$/, "", k); v = substr($0, index($0, ":") + 2) }
+	d == 1 && k == "timestamp" { ts = v }
+	p[d] == "track_descriptor" && k == "uuid" { uuid = v }
+	p[d] == "thread" && k == "tid" { tid = v }
+	p[d] == "track_event" && k == "type" { type = v }
+	p[d] == "track_event" && k == "name_iid" { name = v }
+	p[d] == "track_event" && k == "track_uuid" { track = v }
+	p[d] == "debug_annotations" && k == "name_iid" { an = v }
+	p[d] == "debug_annotations" && k ~ /_value$/ { av = v }
+	p[d] ~ /_names$/ && k == "iid" { iid = v }
+	p[d] ~ /_names$/ && k == "name" { nm = v; gsub(/"/, "", nm) }
+	'
+}
+
+# decode's lines without their tid and ns
+calls() {
+	decode | awk '{ $2 = ""; $4 = ""; sub(/ +$/, ""); print }'
+}
+
+# the records of devtrace cat F as the lines decode gives: fl_work's
+# entries with id and i (words 1 and 2), its exits with return (word 1);
+# ns = the #clock's NS + (ticks - its TICKS) * 10^9 / #hz, exact (gawk -M)
+expected() {
+	devtrace cat "$F" | "$ROOT/scripts/name" "$F.syms" | gawk -M '
+	function hex(s,   i, v) { v = 0; s = tolower(s); for (i = 1; i <= length(s); i++) v = v * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1; return v }
+	$1 == "#hz" { hz = $2 }
+	$1 == "#clock" { t0 = $2; ns0 = $3 }
+	$1 == "E" || $1 == "X" {
+		t = ns0 + int((hex($3) - t0) * 1000000000 / hz)
+		if ($1 == "E") print "B", hex($4), $2, t, "id=" hex($5), "i=" hex($6)
+		else print "E", hex($4), "-", t, "return=" hex($5)
+	}'
+}
+
+# the first profile's lines "TYPE FRAME AT", from the records: ns since the first record
+ssexpected() {
+	devtrace cat "$F" | gawk -M '
+	function hex(s,   i, v) { v = 0; s = tolower(s); for (i = 1; i <= length(s); i++) v = v * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1; return v }
+	$1 == "#hz" { hz = $2 }
+	$1 == "E" || $1 == "X" {
+		if (t0 == "") t0 = hex($3)
+		if (!($4 in seen)) { seen[$4] = 1; order[++n] = $4 }
+		ev[$4] = ev[$4] ($1 == "E" ? "O" : "C") " 0 " int((hex($3) - t0) * 1000000000 / hz) "\n"
+	}
+	END { for (i = 1; i <= n; i++) printf "tid %d\n%s", hex(order[i]), ev[order[i]] }'
+}
+
+@test "dump --perfetto F: every record an event of its thread's track, its name, ns, arguments and return value as devtrace cat F holds them" {
+	recthreads
+	run devtrace dump --perfetto "$F"
+	assert_success
+	devtrace dump --perfetto "$F" > "$O/f.pftrace"
+	run decode < "$O/f.pftrace"
+	assert_success
+	assert_equal "${#lines[@]}" 12
+	assert_output "$(expected)"
+	# 6 calls of each of two threads, none of the program's main thread
+	run bash -c "devtrace cat '$F' | awk '\$1 == \"E\" { print \$4 }' | sort | uniq -c | awk '{ print \$1 }'"
+	assert_output "$(printf '3\n3')"
+}
+
+@test "dump --perfetto F: one process track, the recording's pid and command; a thread track per tid under it; names interned once, the first packet clearing the sequence" {
+	recthreads
+	devtrace dump --perfetto "$F" > "$O/f.pftrace"
+	protoc -I "$BATS_TEST_DIRNAME" --decode=perfetto.Trace "$BATS_TEST_DIRNAME/perfetto.proto" < "$O/f.pftrace" > "$O/text"
+	pid=$(devtrace info "$F" | awk '$1 == "pid" { print $2 }')
+	run grep -c '^  track_descriptor {' "$O/text"
+	assert_output 3
+	run grep -A1 '^    process {' "$O/text"
+	assert_output "$(printf '    process {\n      pid: %s' "$pid")"
+	run grep 'process_name' "$O/text"
+	assert_output "      process_name: \"$X/fl_threads 2 3\""
+	run grep -c "^      pid: $pid\$" "$O/text"
+	assert_output 3
+	run grep -A1 'event_names {' "$O/text"
+	assert_output "$(printf '    event_names {\n      iid: 1')"
+	run grep -c 'sequence_flags: 1$' "$O/text"
+	assert_output 1
+	run sed -n 2,3p "$O/text"
+	assert_output "$(printf '  trusted_packet_sequence_id: 1\n  sequence_flags: 1')"
+	run grep -c 'trusted_packet_sequence_id: 1$' "$O/text"
+	assert_output 15
+}
+
+@test "dump --perfetto F: arguments and return values typed by F.sigs, one class each" {
+	needlib
+	command -v protoc > /dev/null || skip "needs protoc (Debian: protobuf-compiler)"
+	start
+	F=$O/f
+	devtrace record -t '*' -o "$F" -- "$X/fl_types" > /dev/null 2>&1 || true
+	devtrace dump --perfetto "$F" > "$O/f.pftrace"
+	run calls < "$O/f.pftrace"
+	assert_line "B  neg  x=-4"
+	assert_line "E  -  return=-5"
+	assert_line "B  add  x=18446744073709551615 y=2"
+	assert_line "B  next  p=4096"
+	assert_line "B  upper  c=97"
+	assert_line "B  flip  b=false"
+	assert_line "B  paint  c=1"
+	assert_line 'B  sum  p="{0x1, 0x2}" k=-3'
+	assert_line 'B  half  d="?" n=1'
+	assert_line 'E  -  return="?"'
+	assert_line "E  -  return=true"
+	assert_line "E  -  return=4097"
+	assert_line "B  nothing"
+	assert_equal "${#lines[@]}" 20
+}
+
+@test "dump --speedscope F: a profile per thread, its events in ns from the records, the frames shared" {
+	recthreads
+	run devtrace dump --speedscope "$F"
+	assert_success
+	devtrace dump --speedscope "$F" > "$O/f.json"
+	run jq -c '.shared.frames' "$O/f.json"
+	assert_output '[{"name":"fl_work"}]'
+	run jq -r '."$schema"' "$O/f.json"
+	assert_output "https://www.speedscope.app/file-format-schema.json"
+	run jq -r '.profiles[] | "\(.name)", (.events[] | "\(.type) \(.frame) \(.at)")' "$O/f.json"
+	assert_output "$(ssexpected)"
+	run jq -r '.profiles[] | "\(.type) \(.unit) \(.startValue == .events[0].at) \(.endValue == .events[-1].at)"' "$O/f.json"
+	assert_output "$(printf 'evented nanoseconds true true\nevented nanoseconds true true')"
+}
+
+@test "dump: a missing file, a file that is no recording, no format, two formats: clear words" {
+	run --separate-stderr devtrace dump --perfetto "$BATS_TEST_TMPDIR/none"
+	assert_failure 1
+	assert_equal "$stderr" "devtrace dump: $BATS_TEST_TMPDIR/none: No such file or directory"
+	echo "E 0 0 0" > "$BATS_TEST_TMPDIR/text"
+	run --separate-stderr devtrace dump --speedscope "$BATS_TEST_TMPDIR/text"
+	assert_failure 1
+	assert_output ""
+	assert_equal "$stderr" "devtrace dump: $BATS_TEST_TMPDIR/text: not a file of devtrace record (no devtrace header)"
+	run --separate-stderr devtrace dump "$BATS_TEST_TMPDIR/text"
+	assert_failure 2
+	assert_equal "${stderr_lines[0]}" "devtrace dump: no format: give --perfetto or --speedscope"
+	run --separate-stderr devtrace dump --perfetto --speedscope "$BATS_TEST_TMPDIR/text"
+	assert_failure 2
+	assert_equal "${stderr_lines[0]}" "devtrace dump: --perfetto or --speedscope, not both"
+	run --separate-stderr devtrace dump --perfetto
+	assert_failure 2
+	assert_equal "${stderr_lines[0]}" "devtrace dump: no FILE (a file devtrace record wrote)"
+}
+
+@test "dump --help: the usage, on standard output" {
+	run --separate-stderr devtrace dump --help
+	assert_success
+	assert_line --index 0 "usage: devtrace dump --perfetto|--speedscope FILE"
+}
