@@ -67,3 +67,9 @@ bench-loss:
 	bench/loss $(LOSS_ARGS)
 
 .PHONY: bench-loss
+
+# a recording made without a device: tests/files/calls.bats's fixtures and
+# the rate of devtrace report and graph (bench/RESULTS)
+$(B)/bench/mkrec: $(B)/bench/mkrec.o $(B)/cmd/capfile.o
+	$(CC) $(CFLAGS) -o $@ $^
+PROGS += $(B)/bench/mkrec

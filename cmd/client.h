@@ -38,6 +38,8 @@ int	xstart(Cmd *c, int argc, char **argv);
 int	xstop(Cmd *c, int argc, char **argv);
 int	xmerge(Cmd *c, int argc, char **argv);
 int	xinfo(Cmd *c, int argc, char **argv);
+int	xreport(Cmd *c, int argc, char **argv);
+int	xgraph(Cmd *c, int argc, char **argv);
 
 /* toppolicy.c: the top level's buffer policy for a capture's duration (record) */
 typedef struct Toppolicy Toppolicy;
