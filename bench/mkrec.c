@@ -6,8 +6,9 @@
  *	TID [A0 A1 A2 A3]", hex, as devtrace cat prints them), in their
  *	order, one chunk a thread; #hz HZ (default 1000000000: a tick is a ns).
  *   mkrec -o F -n N [-T THREADS]: N records or a few more of nested
- *	calls of 64 functions f0..f63 (a seeded walk: the same file each
- *	time), THREADS threads in chunks of 4096 records; F.syms names them.
+ *	calls of 64 functions f0..f63, each calling one of two others, 12
+ *	deep at most (a seeded walk: the same file each time), THREADS
+ *	threads in chunks of 4096 records; F.syms names them.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -87,7 +88,8 @@ synthetic(FILE *f, const char *path, unsigned long long total, uint32_t nthr)
 				seed = seed * 6364136223846793005ull + 1442695040888963407ull;
 				ticks += 1 + (seed >> 60);
 				if (depth[i] == 0 || (depth[i] < Maxdepth && (seed >> 33) % 2 == 0 && made + n < total)) {
-					stack[i][depth[i]] = (seed >> 40) % Nfn;
+					/* a function calls one of two others: a program's few paths, not a random tree's millions */
+					stack[i][depth[i]] = depth[i] == 0 ? (seed >> 40) % Nfn : (stack[i][depth[i] - 1] * 5 + 1 + (seed >> 40) % 2) % Nfn;
 					r[n] = (Rec){ Pcbase + 16 * stack[i][depth[i]++], ticks, 100 + i, Kentry, { seed, 0, 0, 0 } };
 				} else
 					r[n] = (Rec){ Pcbase + 16 * stack[i][--depth[i]], ticks, 100 + i, Kexit, { seed >> 8, 0, 0, 0 } };

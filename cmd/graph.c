@@ -32,6 +32,7 @@ struct Node {
 	uint32_t fn;
 	uint32_t parent;	/* index + 1; 0: a root */
 	uint32_t child, last, next;	/* index + 1: the first and last child, the next sibling */
+	uint32_t hit;		/* index + 1: the child found last; a loop calls the same one again (no hash) */
 	uint64_t calls, ticks;
 };
 
@@ -131,10 +132,15 @@ node(Graph *g, uint32_t parent, uint32_t fn)
 	size_t i;
 	Node *n;
 
+	if (parent != 0 && (k = g->n[parent - 1].hit) != 0 && g->n[k - 1].fn == fn)
+		return k;
 	if (2 * (g->nn + 1) > g->ixcap && nodegrow(g) < 0)
 		return 0;
-	if (g->ix[i = nodeslot(g, parent, fn)] != 0)
-		return g->ix[i];
+	if ((k = g->ix[i = nodeslot(g, parent, fn)]) != 0) {
+		if (parent != 0)
+			g->n[parent - 1].hit = k;
+		return k;
+	}
 	if (g->nn == g->maxn) {
 		g->maxn = g->maxn ? 2 * g->maxn : 1024;
 		if ((n = realloc(g->n, g->maxn * sizeof *n)) == NULL)
