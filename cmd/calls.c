@@ -407,6 +407,7 @@ record(Calls *c, const Rec *r, Call *k)
 	if (r->exit == Kprobe) {
 		k->kind = Cprobe;
 		k->depth = t->base + t->n;
+		k->upaux = t->n > 0 ? t->f[t->n - 1].aux : 0;
 		return 1;
 	}
 	if ((c->pk = find(t, fn)) < 0) {
@@ -487,6 +488,12 @@ double
 callns(Calls *c, uint64_t ticks)
 {
 	return (double)ticks * c->scale;
+}
+
+uint64_t
+callhz(Calls *c)
+{
+	return caphz(c->f);
 }
 
 const char *

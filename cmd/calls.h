@@ -30,7 +30,7 @@ enum {
 	Cexit,		/* a call returned: all of Call; rec its exit, entry its entry */
 	Cnoexit,	/* a call ended with no exit: fn, tid, depth, start, entry; no end, dur, self */
 	Cnoentry,	/* an exit with no call of its function open: fn, tid, depth, end, rec */
-	Cprobe,		/* a static probe's hit (P): fn, tid, depth (its function's callees'), rec */
+	Cprobe,		/* a static probe's hit (P): fn, tid, depth (its function's callees'), rec, upaux (its function's word) */
 };
 
 typedef struct Call Call;
@@ -57,6 +57,7 @@ int	callcallers(Calls *c, uint32_t *fn, int max);	/* the functions of the calls 
 const char	*callname(Calls *c, uint32_t fn);
 uint32_t	callnfn(Calls *c);	/* the functions numbered so far: fn < callnfn */
 double	callns(Calls *c, uint64_t ticks);	/* ticks in ns through the file's #hz (as flow's fmtt: ticks * (1e9 / hz)); ticks if it has none */
+uint64_t	callhz(Calls *c);	/* the file's #hz; 0: none */
 const char	*callunit(Calls *c);	/* "ns", or "ticks" without a #hz */
 int	callsend(Calls *c);	/* callsclose's status, before it: 1 if the file was cut (told at open), else 0 */
 void	callsclose(Calls *c);

@@ -38,6 +38,7 @@ int	xstart(Cmd *c, int argc, char **argv);
 int	xstop(Cmd *c, int argc, char **argv);
 int	xmerge(Cmd *c, int argc, char **argv);
 int	xinfo(Cmd *c, int argc, char **argv);
+int	xreplay(Cmd *c, int argc, char **argv);
 int	xreport(Cmd *c, int argc, char **argv);
 int	xgraph(Cmd *c, int argc, char **argv);
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# devtrace report and graph: a recording read as whole calls (cmd/calls.c).
+# devtrace report, graph and replay: a recording read as whole calls (cmd/calls.c).
 # The fixtures are recordings made from record lines by build/bench/mkrec
 # (no device: exact ticks, a tick a ns), small enough to check by hand:
 # f, two threads, with recursion (fib), an exit with no entry (thread 17's
@@ -141,6 +141,7 @@ fixtures() {
 
 @test "report F of a device's recording: what scripts/report prints from its lines" {
 	needlib
+	start
 	cd "$BATS_TEST_TMPDIR"
 	run --separate-stderr devtrace record -t 'fl_work' -t main -o f -- "$X/fl_loop" 3 5 - 0
 	assert_success
@@ -206,7 +207,102 @@ fixtures() {
 	OUT
 }
 
-@test "report and graph: a missing file, a file that is no recording, bad options: said, exit 1 or 2" {
+@test "replay F: the flow of cat F | name | flow, from the binary" {
+	fixtures
+	run devtrace replay f
+	assert_success
+	assert_line --index 0 "    TID       TIME(ns)   DURATION  FUNCTION"
+	assert_line --index 2 "     17              5          -  <- work (no entry)"
+	assert_equal "${#lines[@]}" 20
+	assert_output "$(devtrace cat f | "$ROOT/scripts/name" f.syms | "$ROOT/scripts/flow")"
+}
+
+@test "replay -D N, -F GLOB, -N GLOB, --tid N, -t MIN: the calls chosen, a call's entry and exit together" {
+	fixtures
+	# depths as flow counts them: 17's exit without entry lowered its thread's bottom to -1
+	run devtrace replay -D 1 f
+	assert_success
+	assert_output - <<-'OUT'
+	    TID       TIME(ns)   DURATION  FUNCTION
+	     16              0             -> main
+	     17              5          -  <- work (no entry)
+	     17             40             -> leaf
+	     17             45             -> work
+	     17              -          -  <- work (no exit)
+	     17             80         40  <- leaf
+	     17             90             -> leaf
+	     16            300        300  <- main
+	     17              -          -  <- leaf (no exit)
+	OUT
+	run devtrace replay -F work f
+	assert_success
+	assert_output - <<-'OUT'
+	    TID       TIME(ns)   DURATION  FUNCTION
+	     16              0             -> work
+	     16             10               -> leaf
+	     17             35             -> work
+	     16             40         30    <- leaf
+	     16             50               -> leaf
+	     16             60         10    <- leaf
+	     16             90         90  <- work
+	     17              -          -  <- work (no exit)
+	OUT
+	run devtrace replay -F work -N 'l*' f
+	assert_success
+	assert_output - <<-'OUT'
+	    TID       TIME(ns)   DURATION  FUNCTION
+	     16              0             -> work
+	     17             35             -> work
+	     16             90         90  <- work
+	     17              -          -  <- work (no exit)
+	OUT
+	run devtrace replay --tid 17 f
+	assert_success
+	assert_output - <<-'OUT'
+	    TID       TIME(ns)   DURATION  FUNCTION
+	     17              0          -  <- work (no entry)
+	     17             35             -> leaf
+	     17             40             -> work
+	     17              -          -  <- work (no exit)
+	     17             75         40  <- leaf
+	     17             85             -> leaf
+	     17              -          -  <- leaf (no exit)
+	OUT
+	run devtrace replay -t 50ns f
+	assert_success
+	assert_output - <<-'OUT'
+	    TID       TIME(ns)   DURATION  FUNCTION
+	     16              0             -> main
+	     16             10               -> work
+	     16            100         90    <- work
+	     16            110               -> fib
+	     16            200         90    <- fib
+	     16            300        300  <- main
+	OUT
+}
+
+@test "replay F of a device's recording: typed as run -t types it" {
+	needlib
+	start
+	cd "$BATS_TEST_TMPDIR"
+	run --separate-stderr devtrace record -t fl_work -t main -o f -- "$X/fl_loop" 3 5 - 0
+	assert_success
+	run devtrace replay f
+	assert_success
+	assert_line --regexp '^ +[0-9]+ +[0-9]+ +-> fl_work\(id=3, i=4\)$'
+	assert_line --regexp '^ +[0-9]+ +[0-9]+ +[0-9]+    <- fl_work = 3004$'
+	assert_line --regexp '^ +[0-9]+ +[0-9]+ +[0-9]+  <- main = 0$'
+	assert_equal "${#lines[@]}" 13
+	assert_output "$(devtrace cat f | "$ROOT/scripts/name" f.syms | "$ROOT/scripts/flow" -a f.sigs)"
+	# fl_work's calls alone, at the left (flow indents the records it is given): main's are not chosen
+	run devtrace replay -F fl_work f
+	assert_success
+	assert_line --index 1 --regexp '^ +[0-9]+ +0 {13}-> fl_work\(id=3, i=0\)$'
+	refute_line --partial main
+	assert_equal "${#lines[@]}" 11
+}
+
+@test "report, graph and replay: a missing file, a file that is no recording, bad options: said, exit 1 or 2" {
 	fixtures
 	run --separate-stderr devtrace report nosuch
 	assert_failure 1
@@ -235,13 +331,25 @@ fixtures() {
 	run --separate-stderr devtrace graph -x f
 	assert_failure 2
 	assert_equal "${stderr%%$'\n'*}" "devtrace graph: unknown option -x"
+	run --separate-stderr devtrace replay nosuch
+	assert_failure 1
+	assert_equal "$stderr" "devtrace replay: nosuch: No such file or directory"
+	run --separate-stderr devtrace replay -t 10xs f
+	assert_failure 2
+	assert_equal "${stderr%%$'\n'*}" "devtrace replay: -t '10xs': a time, a number and ns, us, ms or s (10us, 1.5ms)"
+	run --separate-stderr devtrace replay -D deep f
+	assert_failure 2
+	assert_equal "${stderr%%$'\n'*}" "devtrace replay: -D 'deep': a number, 0 or more"
 }
 
-@test "report --help, graph --help: their usage on standard output" {
+@test "report --help, graph --help, replay --help: their usage on standard output" {
 	run devtrace report --help
 	assert_success
 	assert_line --index 0 "usage: devtrace report [-s KEY] [--threads] [--diff G] FILE"
 	run devtrace graph --help
 	assert_success
 	assert_line --index 0 "usage: devtrace graph [--callers] FILE [GLOB]"
+	run devtrace replay --help
+	assert_success
+	assert_line --index 0 "usage: devtrace replay [-t MIN] [-D N] [-F GLOB ...] [-N GLOB ...] [--tid N] FILE"
 }
