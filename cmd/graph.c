@@ -177,11 +177,22 @@ enter(Graph *g, const Call *k)
 	return 0;
 }
 
+static uint64_t
+pathhash(const uint32_t *p, size_t n)
+{
+	uint64_t h = 1469598103934665603ull;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		h = (h ^ p[i]) * 1099511628211ull;
+	return h;
+}
+
 /* --callers: the backtrace of a call of GLOB's function, made if new: index + 1, 0 out of memory */
 static uint32_t
 trace(Graph *g, const Call *k)
 {
-	uint64_t h = 1469598103934665603ull;
+	uint64_t h;
 	size_t len, i, j;
 	uint32_t *v;
 	Trace *t;
@@ -195,19 +206,14 @@ trace(Graph *g, const Call *k)
 	}
 	g->stack[0] = k->fn;
 	len = n + 1;
-	for (i = 0; i < len; i++)
-		h = (h ^ g->stack[i]) * 1099511628211ull;
+	h = pathhash(g->stack, len);
 	if (2 * (g->nt + 1) > g->ixcap) {
 		free(g->ix);
 		g->ixcap = g->ixcap ? 2 * g->ixcap : 1024;
 		if ((g->ix = calloc(g->ixcap, sizeof *g->ix)) == NULL)
 			return 0;
 		for (j = 0; j < g->nt; j++) {
-			t = &g->t[j];
-			uint64_t th = 1469598103934665603ull;
-			for (i = 0; i < t->len; i++)
-				th = (th ^ g->path[t->off + i]) * 1099511628211ull;
-			for (i = th & (g->ixcap - 1); g->ix[i] != 0; i = (i + 1) & (g->ixcap - 1))
+			for (i = pathhash(&g->path[g->t[j].off], g->t[j].len) & (g->ixcap - 1); g->ix[i] != 0; i = (i + 1) & (g->ixcap - 1))
 				;
 			g->ix[i] = j + 1;
 		}
