@@ -28,12 +28,13 @@ $(B)/bench/sesscost: $(B)/bench/sesscost.o $(B)/host/linux.o $(B)/libdev.a
 # also prints the cost of an aggregated hit next to a record's (issue 16),
 # each buffer policy's loss under a live capture (issue 13) and the cost
 # of a hit selected by one session and by two
-bench: $(BENCH_TOOLS) $(B)/tests/hooks/fx_bench $(B)/tests/hooks/fx_bench_plain $(B)/tests/hooks/fx_bench_classic $(B)/tests/hooks/fx_bench_probe $(B)/tests/hooks/devshm $(B)/bench/sesscost
+bench: $(BENCH_TOOLS) $(B)/bench/mkrec $(B)/tests/hooks/fx_bench $(B)/tests/hooks/fx_bench_plain $(B)/tests/hooks/fx_bench_classic $(B)/tests/hooks/fx_bench_probe $(B)/tests/hooks/devshm $(B)/bench/sesscost
 	@$(MAKE) -k --no-print-directory build-all || true
 	CC='$(CC)' B=$(B) bench/run
 	B=$(B) bench/aggcost
 	bench/loss $(LOSS_ARGS)
 	B=$(B) bench/sesscost
+	B=$(B) bench/callsrate
 	tests/hooks/bench.sh 10000000
 
 bench-quick: $(BENCH_TOOLS)
@@ -67,3 +68,15 @@ bench-loss:
 	bench/loss $(LOSS_ARGS)
 
 .PHONY: bench-loss
+
+# a recording made without a device: tests/files/calls.bats's fixtures and
+# the rate of devtrace report and graph (bench/RESULTS)
+$(B)/bench/mkrec: $(B)/bench/mkrec.o $(B)/cmd/capfile.o
+	$(CC) $(CFLAGS) -o $@ $^
+PROGS += $(B)/bench/mkrec
+
+# make bench-calls: the records a second devtrace report and graph read (issue 37)
+bench-calls: $(B)/bench/mkrec bin/devtrace
+	B=$(B) bench/callsrate
+
+.PHONY: bench-calls

@@ -4,8 +4,9 @@
  * ownsess.c (a session of a command's own: run, record and aggs -t),
  * toppolicy.c (the top level's policy for record's duration),
  * client.c (options, the device, programs and the server),
- * statetext.c (the device's state text, parsed once for all) and
- * capfile.c (the capture file's format, capfile.h); under those,
+ * statetext.c (the device's state text, parsed once for all),
+ * calls.c (a capture file as whole calls, calls.h) and capfile.c (the
+ * capture file's format, capfile.h); under those,
  * cmd.h's live.c and aggtext.c.
  */
 #ifndef DEVTRACE_CLIENT_H
@@ -39,6 +40,9 @@ int	xstop(Cmd *c, int argc, char **argv);
 int	xmerge(Cmd *c, int argc, char **argv);
 int	xinfo(Cmd *c, int argc, char **argv);
 int	xdump(Cmd *c, int argc, char **argv);	/* a recording for Perfetto or speedscope */
+int	xreplay(Cmd *c, int argc, char **argv);
+int	xreport(Cmd *c, int argc, char **argv);
+int	xgraph(Cmd *c, int argc, char **argv);
 
 /* toppolicy.c: the top level's buffer policy for a capture's duration (record) */
 typedef struct Toppolicy Toppolicy;

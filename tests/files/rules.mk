@@ -3,6 +3,6 @@
 # check-asan builds them without sanitizers first and passes FILES_RT= .
 SUITES += files
 FILES_RT = $(RTLIB) $(CCWRAP)
-check-files: bin/devtraced bin/devtrace $(B)/tests/hooks/devshm $(FILES_RT)
+check-files: bin/devtraced bin/devtrace $(B)/bench/mkrec $(B)/tests/hooks/devshm $(FILES_RT)
 	@mkdir -p $(B)/tap
 	@bats --tap tests/files > $(B)/tap/files.tap 2> $(B)/tap/files.err || true
