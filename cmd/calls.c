@@ -33,6 +33,7 @@ struct Thread {
 	Frame *f;
 	int n, max;
 	int base;		/* the depth of frame 0 */
+	uint64_t last;		/* its last record's ticks: where its open calls end at the end */
 	uint32_t *act;		/* per function, its calls open in this thread */
 	uint32_t nact;
 };
@@ -336,9 +337,9 @@ push(Thread *t, uint32_t fn, const Rec *r)
 	return 0;
 }
 
-/* the top frame of t popped into k: by the exit r, or with none (nil) */
+/* the top frame of t popped into k: by the exit r, or with none (nil), ended at the ticks end */
 static void
-pop(Calls *c, Thread *t, const Rec *r, Call *k)
+pop(Calls *c, Thread *t, const Rec *r, uint64_t end, Call *k)
 {
 	Frame *f = &t->f[--t->n];
 
@@ -346,6 +347,7 @@ pop(Calls *c, Thread *t, const Rec *r, Call *k)
 	k->kind = r ? Cexit : Cnoexit;
 	k->fn = f->fn;
 	k->tid = t->tid;
+	k->thread = t - c->t;
 	k->depth = t->base + t->n;
 	k->outer = --t->act[f->fn] == 0;
 	k->start = f->start;
@@ -354,8 +356,8 @@ pop(Calls *c, Thread *t, const Rec *r, Call *k)
 	k->aux = &f->aux;
 	k->upaux = t->n > 0 ? t->f[t->n - 1].aux : 0;
 	k->bottom = t->n == 0;
+	k->end = end;
 	if (r != NULL) {
-		k->end = r->ticks;
 		k->dur = r->ticks - f->start;
 		k->self = k->dur - f->sc;
 		if (t->n > 0)
@@ -389,7 +391,9 @@ record(Calls *c, const Rec *r, Call *k)
 		return nomem(c);
 	k->fn = fn;
 	k->tid = r->tid;
+	k->thread = t - c->t;
 	k->rec = r;
+	t->last = r->ticks;
 	k->start = r->ticks;
 	c->lt = t;
 	if (r->exit == Kentry) {
@@ -431,17 +435,17 @@ callnext(Calls *c, Call *k)
 	for (;;) {
 		if (c->pend) {
 			if (c->pt->n > c->pk + 1) {
-				pop(c, c->pt, NULL, k);
+				pop(c, c->pt, NULL, c->prec->ticks, k);
 				return 1;
 			}
 			c->pend = 0;
-			pop(c, c->pt, c->prec, k);
+			pop(c, c->pt, c->prec, c->prec->ticks, k);
 			return 1;
 		}
 		if (c->ending) {
 			for (; c->endt < c->nt; c->endt++)
 				if (c->t[c->endt].n > 0) {
-					pop(c, &c->t[c->endt], NULL, k);
+					pop(c, &c->t[c->endt], NULL, c->t[c->endt].last, k);
 					return 1;
 				}
 			return 0;

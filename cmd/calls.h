@@ -28,7 +28,7 @@
 enum {
 	Centry,		/* a call began: fn, tid, depth, start, rec */
 	Cexit,		/* a call returned: all of Call; rec its exit, entry its entry */
-	Cnoexit,	/* a call ended with no exit: fn, tid, depth, start, entry; no end, dur, self */
+	Cnoexit,	/* a call ended with no exit: fn, tid, depth, start, entry; end the ticks of the exit that passed over it, or at the file's end of its thread's last record; no dur, self */
 	Cnoentry,	/* an exit with no call of its function open: fn, tid, depth, end, rec */
 	Cprobe,		/* a static probe's hit (P): fn, tid, depth (its function's callees'), rec, upaux (its function's word) */
 };
@@ -38,6 +38,7 @@ struct Call {
 	int kind;
 	uint32_t fn;		/* the function: callname's number, the same for one name */
 	uint32_t tid;
+	uint32_t thread;	/* its thread's number: 0, 1, ... in the order the threads were first seen */
 	int depth;		/* as flow indents it */
 	int outer;		/* Cexit, Cnoexit: no other call of fn is open below it in its thread */
 	uint64_t start, end;	/* ticks */

@@ -2,13 +2,10 @@
  * dump.c: devtrace dump --perfetto|--speedscope FILE, a recording of
  * devtrace record (capfile.h) for a viewer: Perfetto's native trace
  * (TracePacket/TrackEvent protobuf, written by hand: pbwrite.h), or
- * speedscope's evented JSON.  Both read the records in the merge's
- * order and walk each thread's calls: an entry opens a call, an exit
- * closes the innermost open call of its function (and the calls inside
- * it, at the same time: their exits were cut), an exit with none open
- * is dropped, and what is open at the end closes at the thread's last
- * record.  Names come from FILE.syms, arguments and return values from
- * FILE.sigs (recsyms.h), as scripts/name and sigs.awk read them.
+ * speedscope's evented JSON.  Both take the file's calls as report and
+ * graph do (calls.h: paired as flow pairs them, named by FILE.syms);
+ * arguments and return values are typed by FILE.sigs, as sigs.awk
+ * types them.
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -16,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "cmd/client.h"
+#include "cmd/calls.h"
 #include "cmd/capfile.h"
 #include "cmd/pbwrite.h"
 
@@ -39,34 +37,24 @@ enum {
 	DAnameiid = 1, DAbool = 2, DAuint = 3, DAint = 4, DAstring = 6, DApointer = 7,
 };
 
-/* a string → index map, open addressing; also u64 keys (pcs, tids) */
-typedef struct Map Map;
-struct Map {
-	uint64_t *key;		/* u64 keys: key + 1, 0 free */
-	char **str;		/* string keys: nil free */
-	uint32_t *val;
-	size_t n, cap;
-};
-
 typedef struct Sig Sig;	/* a function's line of FILE.sigs, cut: "NAME RET ARG..." */
 struct Sig {
+	char *name;
 	char *ret;
 	char *arg[8];		/* "name:class:word" */
 	int narg;
+	int twice;		/* the name has two different lines: untyped, as sigs.awk has it */
 };
 
-typedef struct Fn Fn;	/* a recorded pc */
+typedef struct Fn Fn;	/* a function, by calls.h's number */
 struct Fn {
-	char *name;
-	uint32_t id;		/* 1 + its name's index: Perfetto's iid, speedscope's frame + 1 */
+	uint32_t id;		/* 1 + its index in Dump.name: Perfetto's iid, speedscope's frame + 1; 0: not used yet */
 	Sig *sig;		/* nil: untyped */
 };
 
-typedef struct Thr Thr;
+typedef struct Thr Thr;	/* a thread, by calls.h's number */
 struct Thr {
 	uint32_t tid;
-	uint32_t *stack;	/* the open calls' Fn indexes */
-	size_t depth, cap;
 	uint64_t first, last;	/* its first and last record's ticks */
 };
 
@@ -74,20 +62,19 @@ typedef struct Dump Dump;
 struct Dump {
 	const char *path;
 	uint64_t hz, t0, ns0;	/* a time's ns: ns0 + (ticks - t0) / hz */
-	Map pcs, names, sigs, anames, tids;
 	Fn *fn;
 	size_t nfn;
-	char **name;		/* the names, by id - 1 */
+	char **name;		/* the functions' names in the order first used, by id - 1 */
 	size_t nname, sent;	/* Perfetto: names interned so far */
+	char **aname;		/* the arguments' names, the same way */
 	size_t nanames, asent;
-	char **aname;
-	Sig **sig;
+	Sig *sig;		/* FILE.sigs, sorted by name */
 	size_t nsig;
 	Thr *thr;
 	size_t nthr;
 	Pb pb;
 	uint32_t pid;
-	int emitted;		/* a thread's descriptor sent, Perfetto */
+	int emitted;		/* speedscope: an event of this profile written */
 	FILE *out;
 };
 
@@ -109,168 +96,40 @@ xalloc(void *p, size_t n)
 	return p;
 }
 
-static uint64_t
-hashkey(uint64_t k)
-{
-	k ^= k >> 33;
-	k *= 0xff51afd7ed558ccdull;
-	return k ^ k >> 33;
-}
-
-static uint64_t
-hashstr(const char *s)
-{
-	uint64_t h = 14695981039346656037ull;
-
-	while (*s)
-		h = (h ^ (uint8_t)*s++) * 1099511628211ull;
-	return h;
-}
-
-static void mapgrow(Map *m, int str);
-
-/* the slot of key (k, or s if m holds strings): its own or the free one it would take */
-static size_t
-mapslot(Map *m, uint64_t k, const char *s)
-{
-	size_t i = (s ? hashstr(s) : hashkey(k)) & (m->cap - 1);
-
-	for (;; i = (i + 1) & (m->cap - 1)) {
-		if (s ? m->str[i] == NULL || strcmp(m->str[i], s) == 0 : m->key[i] == 0 || m->key[i] == k + 1)
-			return i;
-	}
-}
-
-/* v's index, or -1 absent */
-static long
-mapget(Map *m, uint64_t k, const char *s)
-{
-	size_t i;
-
-	if (m->cap == 0)
-		return -1;
-	i = mapslot(m, k, s);
-	if (s ? m->str[i] == NULL : m->key[i] == 0)
-		return -1;
-	return m->val[i];
-}
-
-static void
-mapput(Map *m, uint64_t k, char *s, uint32_t v)
-{
-	size_t i;
-
-	if (2 * (m->n + 1) > m->cap)
-		mapgrow(m, s != NULL);
-	i = mapslot(m, k, s);
-	if (s ? m->str[i] == NULL : m->key[i] == 0)
-		m->n++;
-	if (s)
-		m->str[i] = s;
-	else
-		m->key[i] = k + 1;
-	m->val[i] = v;
-}
-
-static void
-mapgrow(Map *m, int str)
-{
-	Map o = *m;
-	size_t i;
-
-	m->cap = o.cap ? 2 * o.cap : 64;
-	m->n = 0;
-	m->key = str ? NULL : xalloc(NULL, m->cap * sizeof *m->key);
-	m->str = str ? xalloc(NULL, m->cap * sizeof *m->str) : NULL;
-	m->val = xalloc(NULL, m->cap * sizeof *m->val);
-	if (str)
-		memset(m->str, 0, m->cap * sizeof *m->str);
-	else
-		memset(m->key, 0, m->cap * sizeof *m->key);
-	for (i = 0; i < o.cap; i++)
-		if (str ? o.str[i] != NULL : o.key[i] != 0)
-			mapput(m, str ? 0 : o.key[i] - 1, str ? o.str[i] : NULL, o.val[i]);
-	free(o.key);
-	free(o.str);
-	free(o.val);
-}
-
-/* the id of a name (1 + its index in names), added if new */
-static char	*strsave(const char *s);
-
-static uint32_t
-intern(Map *m, char ***names, size_t *n, const char *s)
-{
-	long v = mapget(m, 0, s);
-	char *c;
-
-	if (v >= 0)
-		return (uint32_t)v;
-	c = strsave(s);
-	*names = xalloc(*names, (*n + 1) * sizeof **names);
-	(*names)[(*n)++] = c;
-	mapput(m, 0, c, (uint32_t)*n);
-	return (uint32_t)*n;
-}
-
 static char *
 strsave(const char *s)
 {
 	return strcpy(xalloc(NULL, strlen(s) + 1), s);
 }
 
-/* the function at pc: FILE.syms's name, or the pc in hex; its id given at its first use (id 0) */
-static Fn *
-fnat(Dump *d, uint64_t pc)
+/* the id of s among the n names (1 + its index), added if new: few names (a program's argument names), so a scan */
+static uint32_t
+intern(char ***names, size_t *n, const char *s)
 {
-	char hex[24];
-	long i = mapget(&d->pcs, pc, NULL);
-	Fn *f;
+	size_t i;
 
-	if (i >= 0)
-		return &d->fn[i];
-	snprintf(hex, sizeof hex, "0x%llx", (unsigned long long)pc);
-	d->fn = xalloc(d->fn, (d->nfn + 1) * sizeof *d->fn);
-	f = &d->fn[d->nfn];
-	f->name = strsave(hex);
-	f->id = 0;
-	f->sig = NULL;
-	mapput(&d->pcs, pc, NULL, (uint32_t)d->nfn++);
-	return f;
+	for (i = 0; i < *n; i++)
+		if (strcmp((*names)[i], s) == 0)
+			return (uint32_t)i + 1;
+	*names = xalloc(*names, (*n + 1) * sizeof **names);
+	(*names)[(*n)++] = strsave(s);
+	return (uint32_t)*n;
 }
 
-/* FILE.syms: "PC NAME OBJECT" lines, a later one for a pc winning, as scripts/name reads them */
-static void
-loadsyms(Dump *d)
+static int
+sigcmp(const void *a, const void *b)
 {
-	char path[4096], line[8192], name[4096];
-	unsigned long long pc;
-	FILE *f;
-	Fn *fn;
-
-	snprintf(path, sizeof path, "%s.syms", d->path);
-	if ((f = fopen(path, "r")) == NULL) {
-		fprintf(stderr, "devtrace dump: %s: cannot read it: functions are named by their pcs (devtrace record writes it beside the recording)\n", path);
-		return;
-	}
-	while (fgets(line, sizeof line, f) != NULL) {
-		if (sscanf(line, "%llx %4095s", &pc, name) != 2)
-			continue;
-		fn = fnat(d, pc);
-		free(fn->name);
-		fn->name = strsave(name);
-	}
-	fclose(f);
+	return strcmp(((const Sig *)a)->name, ((const Sig *)b)->name);
 }
 
 /* FILE.sigs: "NAME RET ARG..."; a name of two different lines stays untyped, as sigs.awk has it */
 static void
 loadsigs(Dump *d)
 {
-	char path[4096], line[8192], *p, *name, *rest, *w;
+	char path[4096], line[8192], *p, *w;
 	FILE *f;
-	Sig *s;
-	long i;
+	Sig *s, *o;
+	size_t i, k;
 
 	snprintf(path, sizeof path, "%s.sigs", d->path);
 	if ((f = fopen(path, "r")) == NULL)
@@ -280,34 +139,41 @@ loadsigs(Dump *d)
 		if (line[0] == '#' || (p = strchr(line, ' ')) == NULL)
 			continue;
 		*p = 0;
-		name = line;
-		rest = p + 1;
-		if ((i = mapget(&d->sigs, 0, name)) >= 0) {
-			if (d->sig[i] != NULL && strcmp(d->sig[i]->ret, rest) != 0)
-				d->sig[i] = NULL;	/* lines are cut only after all are read: ret still holds the whole rest */
-			continue;
-		}
-		s = xalloc(NULL, sizeof *s);
-		memset(s, 0, sizeof *s);
-		s->ret = xalloc(NULL, strlen(rest) + 1);
-		strcpy(s->ret, rest);
 		d->sig = xalloc(d->sig, (d->nsig + 1) * sizeof *d->sig);
-		d->sig[d->nsig] = s;
-		mapput(&d->sigs, 0, strsave(name), (uint32_t)d->nsig++);
+		s = &d->sig[d->nsig++];
+		memset(s, 0, sizeof *s);
+		s->name = strsave(line);
+		s->ret = strsave(p + 1);	/* the whole rest until every line is read */
 	}
 	fclose(f);
-	/* each kept line cut into its words, once no later line can differ from it */
-	for (i = 0; i < (long)d->nsig; i++) {
-		if ((s = d->sig[i]) == NULL || strcmp(s->ret, "-") == 0) {
-			d->sig[i] = NULL;
+	/* sorted by name, a name's lines together: one kept, marked if another differs */
+	qsort(d->sig, d->nsig, sizeof *d->sig, sigcmp);
+	for (i = k = 0; i < d->nsig; i++) {
+		o = k > 0 ? &d->sig[k - 1] : NULL;
+		if (o != NULL && strcmp(o->name, d->sig[i].name) == 0) {
+			o->twice |= strcmp(o->ret, d->sig[i].ret) != 0;
 			continue;
 		}
+		d->sig[k++] = d->sig[i];
+	}
+	d->nsig = k;
+	/* each line cut into its words */
+	for (i = 0; i < d->nsig; i++) {
+		s = &d->sig[i];
 		for (w = strtok(s->ret, " "); (w = strtok(NULL, " ")) != NULL && s->narg < 8;)
 			s->arg[s->narg++] = w;
 	}
-	for (i = 0; i < (long)d->nfn; i++)
-		if ((p = d->fn[i].name) != NULL && mapget(&d->sigs, 0, p) >= 0)
-			d->fn[i].sig = d->sig[mapget(&d->sigs, 0, p)];
+}
+
+/* the signature of a function named name, or nil */
+static Sig *
+sigof(Dump *d, const char *name)
+{
+	Sig key = { .name = (char *)name }, *s;
+
+	if (d->nsig == 0 || (s = bsearch(&key, d->sig, d->nsig, sizeof *d->sig, sigcmp)) == NULL)
+		return NULL;
+	return s->twice || strcmp(s->ret, "-") == 0 ? NULL : s;
 }
 
 static uint64_t
@@ -318,88 +184,87 @@ ns(Dump *d, uint64_t ticks)
 	return d->ns0 - (uint64_t)((unsigned __int128)(d->t0 - ticks) * 1000000000u / d->hz);
 }
 
-static Thr *
-throf(Dump *d, uint32_t tid, uint64_t ticks, int *isnew)
+/* the function numbered fn in c, its id given at its first use */
+static Fn *
+fnof(Dump *d, Calls *c, uint32_t fn)
 {
-	long i = mapget(&d->tids, tid, NULL);
+	Fn *f;
+
+	if (fn >= d->nfn) {
+		d->fn = xalloc(d->fn, (fn + 1) * sizeof *d->fn);
+		memset(d->fn + d->nfn, 0, (fn + 1 - d->nfn) * sizeof *d->fn);
+		d->nfn = fn + 1;
+	}
+	f = &d->fn[fn];
+	if (f->id == 0) {
+		f->id = intern(&d->name, &d->nname, callname(c, fn));
+		f->sig = sigof(d, callname(c, fn));
+	}
+	return f;
+}
+
+/* the thread numbered i in c (calls.h: they come in order), 1 in *isnew at its first event */
+static Thr *
+throf(Dump *d, const Call *k, int *isnew)
+{
 	Thr *t;
 
-	*isnew = i < 0;
-	if (i < 0) {
-		d->thr = xalloc(d->thr, (d->nthr + 1) * sizeof *d->thr);
-		t = &d->thr[d->nthr];
-		memset(t, 0, sizeof *t);
-		t->tid = tid;
-		t->first = ticks;
-		mapput(&d->tids, tid, NULL, (uint32_t)d->nthr);
-		i = (long)d->nthr++;
+	*isnew = k->thread >= d->nthr;
+	if (*isnew) {
+		d->thr = xalloc(d->thr, (k->thread + 1) * sizeof *d->thr);
+		d->nthr = k->thread + 1;
+		t = &d->thr[k->thread];
+		t->tid = k->tid;
+		t->first = t->last = k->rec->ticks;
 	}
-	t = &d->thr[i];
-	t->last = ticks;
+	t = &d->thr[k->thread];
+	if (k->rec != NULL)	/* nil in a call ended with no exit */
+		t->last = k->rec->ticks;
 	return t;
 }
 
-/* one record of thread t through the walk (the head comment) */
-static void
-step(Dump *d, const Emit *e, Thr *t, const Rec *r)
-{
-	Fn *f = fnat(d, r->pc);
-	uint32_t k = (uint32_t)(f - d->fn);
-	size_t i;
-
-	if (f->id == 0)
-		f->id = intern(&d->names, &d->name, &d->nname, f->name);
-
-	if (r->exit == Kprobe) {
-		if (e->instant)
-			e->instant(d, t, f, r);
-		return;
-	}
-	if (r->exit == Kentry) {
-		if (t->depth == t->cap) {
-			t->cap = t->cap ? 2 * t->cap : 64;
-			t->stack = xalloc(t->stack, t->cap * sizeof *t->stack);
-		}
-		t->stack[t->depth++] = k;
-		e->begin(d, t, f, r);
-		return;
-	}
-	for (i = t->depth; i > 0 && t->stack[i - 1] != k; i--)
-		;
-	if (i == 0)
-		return;		/* an exit whose entry was not recorded */
-	while (t->depth > i)
-		e->end(d, t, &d->fn[t->stack[--t->depth]], r->ticks, NULL);
-	t->depth--;
-	e->end(d, t, f, r->ticks, r);
-}
-
-/* the file's records through the walk, of thread tid alone if only; what stays open closed at the end */
+/*
+ * The file's calls (calls.h: paired as flow pairs them) through e, of
+ * thread tid alone if only: an exit with no call open is left out; a
+ * call an exit passed over, or open at the end, ends at that exit's
+ * ticks, or at its thread's last record.
+ */
 static int
 walk(Dump *d, const Emit *e, int only, uint32_t tid)
 {
-	const Rec *r;
-	Capfile *f;
-	size_t n, i;
-	int isnew, rc;
+	Calls *c;
+	Call k;
 	Thr *t;
+	Fn *f;
+	int isnew, rc;
 
-	if ((f = capopen(d->path, "devtrace dump")) == NULL)
+	if ((c = callsopen(d->path, "devtrace dump")) == NULL)
 		return 1;
-	while ((r = caprun(f, Nrec, &n)) != NULL)
-		for (i = 0; i < n; i++) {
-			if (only && r[i].tid != tid)
-				continue;
-			t = throf(d, r[i].tid, r[i].ticks, &isnew);
-			if (isnew && e->thread)
-				e->thread(d, t);
-			step(d, e, t, &r[i]);
+	while ((rc = callnext(c, &k)) > 0) {
+		f = fnof(d, c, k.fn);
+		t = throf(d, &k, &isnew);
+		if (only && k.tid != tid)
+			continue;
+		if (isnew && e->thread)
+			e->thread(d, t);
+		switch (k.kind) {
+		case Centry:
+			e->begin(d, t, f, k.rec);
+			break;
+		case Cexit:
+			e->end(d, t, f, k.end, k.rec);
+			break;
+		case Cnoexit:
+			e->end(d, t, f, k.end, NULL);
+			break;
+		case Cprobe:
+			if (e->instant)
+				e->instant(d, t, f, k.rec);
+			break;
 		}
-	for (i = 0; i < d->nthr; i++)
-		for (t = &d->thr[i]; t->depth > 0 && (!only || t->tid == tid);)
-			e->end(d, t, &d->fn[t->stack[--t->depth]], t->last, NULL);
-	rc = captruncated(f);
-	capclose(f);
+	}
+	rc = rc < 0 ? 1 : callsend(c);
+	callsclose(c);
 	return rc;
 }
 
@@ -604,7 +469,7 @@ pfargs(Dump *d, Fn *f, const Rec *r)
 	for (i = 0; f->sig != NULL && i < f->sig->narg; i++) {
 		if (sscanf(f->sig->arg[i], "%255[^:]:%4095[^:]:%d", name, class, &w) != 3)
 			continue;
-		iid = intern(&d->anames, &d->aname, &d->nanames, name);
+		iid = intern(&d->aname, &d->nanames, name);
 		if (w < 1 || w > 4)
 			pfvalue(d, iid, "?", 0, 0);
 		else
@@ -628,12 +493,12 @@ pfevent(Dump *d, Thr *t, Fn *f, uint64_t ticks, int type, const Rec *r)
 	if (type == Tbegin)
 		pfargs(d, f, r);
 	if (type == Tend && r != NULL && f->sig != NULL && sscanf(f->sig->ret, "%4095s", class) == 1 && strcmp(class, "void") != 0) {
-		iid = intern(&d->anames, &d->aname, &d->nanames, "return");
+		iid = intern(&d->aname, &d->nanames, "return");
 		pfvalue(d, iid, class, r->a[0], 0);
 	}
 	for (i = 0; type == Tinstant && i < 4; i++) {
 		snprintf(name, sizeof name, "arg%d", i);
-		pfvalue(d, intern(&d->anames, &d->aname, &d->nanames, name), "s64", r->a[i], 0);
+		pfvalue(d, intern(&d->aname, &d->nanames, name), "s64", r->a[i], 0);
 	}
 	pbend(&d->pb);
 	pfinterned(d);
@@ -678,7 +543,6 @@ perfettodump(Dump *d)
 		capclose(f);
 		return 1;
 	}
-	loadsyms(d);
 	loadsigs(d);
 	pfprocess(d, f);
 	capclose(f);
@@ -756,7 +620,6 @@ speedscopedump(Dump *d)
 		fprintf(stderr, "devtrace dump: %s: no #hz in the recording: its ticks cannot be made ns\n", d->path);
 		return 1;
 	}
-	loadsyms(d);
 	if ((rc = walk(d, &threads, 0, 0)) != 0)
 		return rc;
 	d->t0 = d->nthr > 0 ? d->thr[0].first : 0;	/* ns since the first record */

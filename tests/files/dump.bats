@@ -162,6 +162,35 @@ ssexpected() {
 	assert_output "$(printf 'evented nanoseconds true true\nevented nanoseconds true true')"
 }
 
+@test "dump: calls paired as report pairs them (cmd/calls.c): a call an exit passes over ends there, one open at the end at its thread's last record, an exit with no entry left out" {
+	cd "$BATS_TEST_TMPDIR"
+	# thread 17: work's exit with no entry (5); leaf (40) calls work (45); leaf's exit (80) passes work's; leaf again (90), never ends
+	"$ROOT/build/bench/mkrec" -o c <<-'LINES'
+	X 1010 5 11
+	E 1020 28 11
+	E 1010 2d 11
+	X 1020 50 11
+	E 1020 5a 11
+	LINES
+	printf '%016x %s fl\n' 0x1010 work 0x1020 leaf > c.syms
+	devtrace dump --speedscope c > c.json
+	run jq -c '.shared.frames, .profiles[0].events, [.profiles[0].startValue, .profiles[0].endValue]' c.json
+	assert_line --index 0 '[{"name":"work"},{"name":"leaf"}]'
+	assert_line --index 1 '[{"type":"O","frame":1,"at":35},{"type":"O","frame":0,"at":40},{"type":"C","frame":0,"at":75},{"type":"C","frame":1,"at":75},{"type":"O","frame":1,"at":85},{"type":"C","frame":1,"at":85}]'
+	assert_line --index 2 '[0,85]'
+	command -v protoc > /dev/null || skip "needs protoc (Debian: protobuf-compiler)"
+	devtrace dump --perfetto c > c.pftrace
+	run decode < c.pftrace
+	assert_output - <<-'OUT'
+	B 17 leaf 40
+	B 17 work 45
+	E 17 - 80
+	E 17 - 80
+	B 17 leaf 90
+	E 17 - 90
+	OUT
+}
+
 @test "dump: a missing file, a file that is no recording, no format, two formats: clear words" {
 	run --separate-stderr devtrace dump --perfetto "$BATS_TEST_TMPDIR/none"
 	assert_failure 1
