@@ -13,28 +13,6 @@
 #include "bench/devbench.h"
 #include "host/linux.h"
 
-/* the block is this process's own calloc of devsize(16): the host's answer (dev/host.h) */
-uint32_t
-hostlogmax(const struct Dev *d)
-{
-	(void)d;
-	return 16;
-}
-
-uint32_t
-hostnring(const struct Dev *d)
-{
-	(void)d;
-	return Nringdef;
-}
-
-uint32_t
-hostnsess(const struct Dev *d)
-{
-	(void)d;
-	return 0;
-}
-
 int
 main(int argc, char **argv)
 {
@@ -47,6 +25,7 @@ main(int argc, char **argv)
 	Tsel sel;
 
 	devinit(d, 16, Nringdef, 1);
+	devmapped(d, 16, Nringdef, 0);	/* the block is this process's own calloc */
 	hostrefresh();
 	ctl(d, "trace 1000 2000 new a\ntrace a on\nstart\nsize 16", "predcost");
 	if (argc > 1 && strcmp(argv[1], "-") != 0) {

@@ -20,7 +20,7 @@ $(B)/bench/retpred: $(B)/bench/retpred.o $(RETLEAF)
 $(B)/bench/writers: $(B)/bench/writers.o $(HOST_OBJ) $(B)/libdev.a
 	$(CC) $(CFLAGS) -o $@ $^ -lpthread
 
-# a hit selected by one session and by two: its own hostlogmax, so linux.o alone of the host
+# a hit selected by one session and by two: its block its own calloc (devmapped), linux.o alone of the host
 $(B)/bench/sesscost: $(B)/bench/sesscost.o $(B)/host/linux.o $(B)/libdev.a
 	$(CC) $(CFLAGS) -o $@ $^
 

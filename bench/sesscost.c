@@ -23,11 +23,6 @@ enum { Log = 16, Nsessbench = 2 };
 
 static Dev *top;
 
-/* the block is this process's own calloc: the host's answers (dev/host.h) for it and its sessions */
-uint32_t hostlogmax(const struct Dev *d) { (void)d; return Log; }
-uint32_t hostnring(const struct Dev *d) { (void)d; return Nringdef; }
-uint32_t hostnsess(const struct Dev *d) { return d == top ? Nsessbench : 0; }
-
 int
 main(int argc, char **argv)
 {
@@ -47,6 +42,7 @@ main(int argc, char **argv)
 	top = calloc(1, devblocksize(Log, Nringdef, Nsessbench));
 	devinit(top, Log, Nringdef, 1000000000);
 	devsessinit(top, Nsessbench);
+	devmapped(top, Log, Nringdef, Nsessbench);	/* the block is this process's own calloc */
 	memset(w, 0, sizeof w);
 	for (k = 0; k <= Nsessbench; k++) {
 		if (k > 0 && devclone(top, 1000, getpid()) != k) {

@@ -221,7 +221,7 @@ main(int argc, char **argv)
 	if ((dev = calloc(1, devsize(20, Nringdef))) == NULL)
 		return 1;
 	devinit(dev, 20, Nringdef, 1000000000);
-	shmprivate(dev, 20);	/* the size hostlogmax trusts: this calloc's */
+	shmprivate(dev, 20);	/* the size the device trusts: this calloc's */
 	ctl("size 20");
 
 	settrace(0);

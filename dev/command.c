@@ -339,7 +339,7 @@ ctltrace(Ctl *c)
 static int
 setlog(Ctl *c, uint64_t log, int records)
 {
-	uint64_t max = hostlogmax(c->d);
+	uint64_t max = maplogmax(c->d);
 
 	if (log < Logmin || log > max)
 		return records ? refusebound(c, Errsizerange, 1ull << Logmin, 1ull << max) : refusebound(c, Errsizerange, Logmin, max);

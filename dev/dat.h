@@ -165,7 +165,7 @@ struct Dev {
 	uint32_t started;
 	uint32_t logmax;
 	uint32_t log;		/* each ring holds 1<<log records */
-	uint32_t nring;		/* writers' rings after the shared ring (Wring); the mapping's, hostnring, is the one trusted */
+	uint32_t nring;		/* writers' rings after the shared ring (Wring); devmapped's (map.c) is the one trusted */
 	uint32_t mergenext;	/* the reader's: the ring a merge starts at, so no ring waits behind others */
 	uint32_t policy;	/* Pring, Pfill, Pblock: what a writer does when the ring is full */
 	uint32_t waitms;	/* Pblock: how long a writer waits for a reader that reads nothing */
@@ -201,7 +201,7 @@ struct Dev {
 
 	Aggs aggs;		/* aggregations: definitions and the writers' tables (agg.h) */
 
-	uint32_t nsess;		/* sessions after the top level (devsessinit); the host's hostnsess is the one trusted */
+	uint32_t nsess;		/* sessions after the top level (devsessinit); devmapped's (map.c) is the one trusted */
 	uint32_t pad1;
 	uint64_t sesscount[Nsesscount];
 	Sess sess[Nsess];	/* the top level's table; 0 in a session's Dev */
@@ -217,7 +217,7 @@ struct Dev {
 	Slot slot[];		/* the shared ring: 1<<logmax of them; then Wring[nring], then each ring's 1<<logmax slots */
 };
 
-/* the writers' rings and their slots, placed by the sizes this process mapped (hostlogmax, hostnring) */
+/* the writers' rings and their slots, placed by the sizes this process holds it with (map.c: maplogmax, mapnring) */
 static inline Wring *
 wrings(Dev *d, uint32_t logmax)
 {

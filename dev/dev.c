@@ -19,32 +19,6 @@ const Devfile devfiles[Nfile] = {
 	[Fileaggraw] = { "aggraw", "traceaggraw", 0600, 0 },
 };
 
-/* the shared ring, then nring writers' rings: their headers, then their slots (dat.h: wrings) */
-size_t
-devsize(int logmax, int nring)
-{
-	return sizeof(Dev) + ((size_t)1 << logmax) * sizeof(Slot) * (1 + (size_t)nring) + (size_t)nring * sizeof(Wring);
-}
-
-int
-devsesslog(int logmax)
-{
-	return logmax < Logsess ? logmax : Logsess;
-}
-
-/* the top level, then the sessions, each a Dev with its rings */
-size_t
-devsessoff(int logmax, int nring, uint32_t n)
-{
-	return devsize(logmax, nring) + (size_t)(n - 1) * devsize(devsesslog(logmax), nring);
-}
-
-size_t
-devblocksize(int logmax, int nring, int nsess)
-{
-	return devsessoff(logmax, nring, nsess + 1);
-}
-
 void
 devsessinit(Dev *d, int nsess)
 {

@@ -28,7 +28,7 @@ enum {
 	Nshard = 256,	/* writer threads with counters of their own */
 	Nringdef = 16,	/* writers' rings of a user-space device: threads past them share one ring */
 	Nringmax = 4096,	/* a kernel host's 4 per CPU */
-	Nsess = 8,	/* sessions a block can hold besides the top level (a host's hostnsess, at most) */
+	Nsess = 8,	/* sessions a block can hold besides the top level (devmapped's nsess, at most) */
 	Logsess = 16,	/* a session's rings: at most 1<<Logsess records each, and no more than the top level's */
 	Linemax = 1024,	/* one control line, without the newline */
 	Predmax = 512,	/* predicate source text, with the NUL */
@@ -72,7 +72,7 @@ struct Writer {
 	uint32_t gen;		/* 1 + the control generation of the decision */
 	uint32_t watched;	/* the watch list and the reader rule let it write */
 	uint32_t shard;		/* 1 + its index in the Dev's shards; 0: none, count atomically */
-	uint32_t lim;		/* hostlogmax(d): the largest ring the mapping holds, never re-read from d */
+	uint32_t lim;		/* maplogmax(d): the largest ring the mapping holds, never re-read from d */
 	uint32_t ringlim;	/* lim under the ring policy, 0 under the others: devrecord's fast path is ring's alone */
 	Dev *aggd;		/* the device aggbuf belongs to (dev/agg/agg.c) */
 	uint32_t aggbuf;	/* 1 + its aggregation table's index; 0: none yet; Naggbuf+1: the shared one */
@@ -233,7 +233,17 @@ int	devok(const Dev *d, size_t n);		/* magic, version and size check for a mappe
 void	devsizes(const Dev *d, uint32_t *logmax, uint32_t *nring, uint32_t *nsess);	/* as the block says: a host checks them against its mapping */
 
 /*
- * Sessions (dev/sess.c): session n (1..hostnsess) is a Dev of its own,
+ * The sizes a block was made with, as this process holds it (dev/map.c):
+ * told once the host has made the block, or mapped it and checked its
+ * sizes against the mapping's, before any other call on it; and that it
+ * is gone before it is unmapped.  Every process may write the block, its
+ * own sizes included: the device trusts these, never the block's.
+ */
+void	devmapped(Dev *d, uint32_t logmax, uint32_t nring, uint32_t nsess);
+void	devunmapped(Dev *d);
+
+/*
+ * Sessions (dev/sess.c): session n (1..devmapped's nsess) is a Dev of its own,
  * with its rings, after the top level's; the top level is session 0.  A
  * host makes room for nsess of them: devblocksize bytes, then devsessinit
  * after devinit.  Control side, under the host's lock.

@@ -31,6 +31,7 @@
  *	pred/predterms.c  predicates: the term-table form of a compiled one
  *	pred/predvm.c     predicates: the checker and the machine
  *	error.c           refusals (error.h) and Dev.err
+ *	map.c             a block's sizes: where its parts lie, the ones this process holds it with
  *	lib.c             strings, the control language's one tokeniser, numbers, glob (lib.h)
  */
 #ifndef DEVTRACE_FNS_H
@@ -118,5 +119,10 @@ uint32_t	writeraggbuf(Dev *d, uint32_t tid);	/* an aggregation table: 1 + its in
 void	errset(Dev *d, const char *cmd, const char *text);	/* Dev.err: "cmd: text", or text if cmd is nil */
 int	errrefuse(Dev *d, const char *cmd, int e);	/* e's text in Dev.err after cmd; its errno */
 int	errbound(Dev *d, const char *cmd, int e, uint64_t lo, uint64_t hi);	/* the same, then " (lo to hi)" */
+
+/* map.c: the sizes devmapped was told for d, or for the block whose session d is; 0 for a d it was not */
+uint32_t	maplogmax(const Dev *d);	/* log2 of the largest ring the block holds (a session's: devsesslog's) */
+uint32_t	mapnring(const Dev *d);		/* the writers' rings each Dev has */
+uint32_t	mapnsess(const Dev *d);		/* the sessions after the top level; 0 in a session's Dev */
 
 #endif

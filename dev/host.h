@@ -1,7 +1,6 @@
 /*
  * host.h: what the device asks of its host.  The user-space host
- * (host/linux.c; hostlogmax, hostnring and hostnsess in host/shmmap.c)
- * and the kernel module (kernel/host.c) each define these, as plain
+ * (host/linux.c) and the kernel module (kernel/host.c) each define these, as plain
  * functions bound at link time: an indirect call on every hit costs more.
  * Every one may be called on the hook path: none may take a lock
  * the hook path could already hold, none may call into traced code.
@@ -17,17 +16,6 @@ void	hostclock(uint64_t *ticks, uint64_t *ns);	/* the cycle counter and real tim
 void	hostwait(uint64_t nsec);	/* a writer waits for the reader (policy block): sleep about nsec; holds no lock */
 int	hostalive(uint32_t tid);	/* 0 once the thread is gone for good */
 int	hostdescends(uint32_t pid, uint32_t anc);	/* 1 if process pid (the caller's, where the host knows only its own) descends from process anc */
-
-/*
- * The ring size, log2 slots, of the block d as this process allocated or
- * mapped it: the host keeps it privately, because every process may
- * write the block (its logmax included).  The device never uses a size
- * from the block for an index without checking it against this one.
- */
-struct Dev;
-uint32_t	hostlogmax(const struct Dev *d);
-uint32_t	hostnring(const struct Dev *d);	/* likewise the number of writers' rings it holds */
-uint32_t	hostnsess(const struct Dev *d);	/* and the sessions it made room for after the top level (0 in a session's Dev) */
 
 /* predicate variables the Hit does not carry; asked only when a predicate uses them */
 uint32_t	hostppid(void);

@@ -17,7 +17,7 @@
 static uint32_t
 nsess(Dev *d)
 {
-	uint32_t n = hostnsess(d);
+	uint32_t n = mapnsess(d);
 
 	return n <= Nsess ? n : 0;
 }
@@ -26,7 +26,7 @@ nsess(Dev *d)
 static Dev *
 place(Dev *d, uint32_t n)
 {
-	return (Dev *)((char *)d + devsessoff(hostlogmax(d), hostnring(d), n));
+	return (Dev *)((char *)d + devsessoff(maplogmax(d), mapnring(d), n));
 }
 
 /* the table, checked where read: a state no command writes is damage, the entry freed */
@@ -133,7 +133,7 @@ devsessreap(Dev *d)
 int
 devclone(Dev *d, uint32_t uid, uint32_t pid)
 {
-	uint32_t n, lm = hostlogmax(d), nr = hostnring(d);
+	uint32_t n, lm = maplogmax(d), nr = mapnring(d);
 	Sess *e;
 	Dev *s;
 

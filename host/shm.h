@@ -40,7 +40,7 @@ void	shmstop(Shm *s);	/* the server goes: alive drops, every waiter wakes, attac
 void	shmunmap(Shm *s);	/* unmap header and device; s is gone */
 void	shmremove(const char *dir);	/* unlink the device and its symbol file; mappings stay */
 Dev	*shmdev(Shm *hdr);
-void	shmprivate(Dev *d, int logmax);	/* a block this process allocated itself (benchmarks): hostlogmax answers logmax for it */
+void	shmprivate(Dev *d, int logmax);	/* a block this process allocated itself (benchmarks): the device trusts logmax for it (devmapped) */
 
 /* the control side, under the header's lock: what tracectl and trace do: shmctl.c */
 int	shmctl(Shm *s, const char *buf, size_t n, uint32_t pid, const Devsigs *sigs, char *err, size_t nerr);	/* whole lines: 0 or errno; sigs: the signatures they may name arguments from, or nil (devtrace.h: Devsigs) */

@@ -100,12 +100,6 @@ shmtakering(Shm *s, Reader *rd, uint32_t ring, Rec *out, size_t n)
 	return r;
 }
 
-uint32_t
-shmnring(Shm *s)
-{
-	return hostnring(shmdev(s));
-}
-
 /*
  * A record being written makes devread return with rd->wait set: look
  * again, without the lock, until it is done or the device gives it up

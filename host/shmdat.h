@@ -39,6 +39,7 @@ struct Shm {
 	Dev *d;		/* at h + Shmhdr; a session's handle: its Dev (shmsess.c) */
 	Dev *top;	/* at h + Shmhdr: the block's top level, whose lock and generation every session shares */
 	size_t size;	/* of the mapping */
+	uint32_t nring;	/* the writers' rings each Dev of it has, as checked against the mapping (devmapped) */
 	uint32_t holder;	/* the tid of this process's thread that holds h->lock by this handle, or 0 */
 };
 

@@ -1,8 +1,8 @@
 /*
  * shmmap.c: the device's life in shared memory: made by the server,
  * mapped by every process, checked before it is trusted, stopped,
- * unmapped, removed; and the sizes each mapping was checked to have,
- * which the device asks its host for (hostlogmax, hostnring).
+ * unmapped, removed; each mapping's sizes, once checked, told to the
+ * device (devmapped), which trusts them over the block's.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -54,49 +54,6 @@ mapfd(int fd, size_t size)
 	return v;
 }
 
-/*
- * What hostlogmax answers: the ring size of each device this process
- * mapped, from the size of its mapping, kept here where no other process
- * writes; and for each of its sessions' Devs, placed by those sizes
- * (devsessoff).  Read on a writer's first hit (hit.c: decide) and by the
- * control side, so lock-free: an entry's sizes are stored before its d.
- */
-enum { Nmap = 32 };
-static struct {
-	Dev *d;
-	uint32_t logmax;
-	uint32_t nring;
-	uint32_t nsess;
-} maps[Nmap];
-
-static void
-remember(Dev *d, int l, int nring, int nsess)
-{
-	static uint32_t next;
-	Dev *none;
-	int i;
-
-	for (i = 0; i < Nmap; i++) {
-		none = NULL;
-		if (__atomic_load_n(&maps[i].d, __ATOMIC_RELAXED) == NULL &&
-		    __atomic_compare_exchange_n(&maps[i].d, &none, (Dev *)1, 0, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
-			goto found;
-	}
-	/*
-	 * Full: the runtime keeps the mapping of every device it left (hooks
-	 * may hold it), so a long life of server restarts gets here.  The
-	 * oldest goes: its device is long gone, and a thread that wrote to
-	 * it keeps its bound in its Writer.
-	 */
-	i = __atomic_fetch_add(&next, 1, __ATOMIC_RELAXED) % Nmap;
-	__atomic_store_n(&maps[i].d, (Dev *)1, __ATOMIC_RELEASE);
-found:
-	maps[i].logmax = l;
-	maps[i].nring = nring;
-	maps[i].nsess = nsess;
-	__atomic_store_n(&maps[i].d, d, __ATOMIC_RELEASE);
-}
-
 /* the process made the block itself: its nring is as it set it, no sessions */
 void
 shmprivate(Dev *d, int logmax)
@@ -104,72 +61,7 @@ shmprivate(Dev *d, int logmax)
 	uint32_t l, n, ns;
 
 	devsizes(d, &l, &n, &ns);
-	remember(d, logmax, n <= Nringmax ? n : 0, 0);
-}
-
-static void
-forget(Dev *d)
-{
-	int i;
-
-	for (i = 0; i < Nmap; i++)
-		if (__atomic_load_n(&maps[i].d, __ATOMIC_ACQUIRE) == d)
-			__atomic_store_n(&maps[i].d, NULL, __ATOMIC_RELEASE);
-}
-
-/*
- * d's entry: a block this process mapped (*sess 0), or one of its
- * sessions' Devs (*sess 1..nsess); -1 for anything else, where every
- * size in it is damage.
- */
-static int
-mapof(const Dev *d, uint32_t *sess)
-{
-	uint32_t n;
-	size_t off;
-	Dev *top;
-	int i;
-
-	for (i = 0; i < Nmap; i++) {
-		top = __atomic_load_n(&maps[i].d, __ATOMIC_ACQUIRE);
-		if (top == NULL || top == (Dev *)1 || (const char *)d < (const char *)top)
-			continue;	/* free, or being filled */
-		off = (const char *)d - (const char *)top;
-		for (n = 0; n <= maps[i].nsess; n++)
-			if (off == (n == 0 ? 0 : devsessoff(maps[i].logmax, maps[i].nring, n))) {
-				*sess = n;
-				return i;
-			}
-	}
-	return -1;
-}
-
-uint32_t
-hostlogmax(const Dev *d)
-{
-	uint32_t s;
-	int i = mapof(d, &s);
-
-	return i < 0 ? 0 : s == 0 ? maps[i].logmax : (uint32_t)devsesslog(maps[i].logmax);
-}
-
-uint32_t
-hostnring(const Dev *d)
-{
-	uint32_t s;
-	int i = mapof(d, &s);
-
-	return i < 0 ? 0 : maps[i].nring;
-}
-
-/* the sessions a block this process mapped has room for; 0 in a session's Dev */
-uint32_t
-hostnsess(const Dev *d)
-{
-	uint32_t s;
-	int i = mapof(d, &s);
-
-	return i < 0 || s != 0 ? 0 : maps[i].nsess;
+	devmapped(d, logmax, n, 0);
 }
 
 /* l, nring, nsess: the sizes the block was made with, checked against the mapping's size by the caller */
@@ -185,9 +77,10 @@ handle(Hdr *h, size_t size, int l, int nring, int nsess)
 	s->h = h;
 	s->d = (Dev *)((char *)h + Shmhdr);
 	s->size = size;
+	s->nring = nring;
 	s->holder = 0;
 	s->top = s->d;
-	remember(s->d, l, nring, nsess);
+	devmapped(s->d, l, nring, nsess);
 	return s;
 }
 
@@ -195,6 +88,12 @@ Dev *
 shmdev(Shm *s)
 {
 	return s->d;
+}
+
+uint32_t
+shmnring(Shm *s)
+{
+	return s->nring;
 }
 
 Dev *
@@ -313,7 +212,7 @@ shmunmap(Shm *s)
 		free(s);
 		return;
 	}
-	forget(s->d);
+	devunmapped(s->d);
 	munmap(s->h, s->size);
 	free(s);
 }

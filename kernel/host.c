@@ -61,26 +61,6 @@ hostalive(uint32_t tid)
 	return alive;
 }
 
-/* the top level's, or a session's (its rings no larger than Logsess's) */
-uint32_t
-hostlogmax(const struct Dev *d)
-{
-	return d == kdev ? klogmax : (uint32_t)devsesslog(klogmax);
-}
-
-uint32_t
-hostnring(const struct Dev *d)
-{
-	(void)d;
-	return knring;
-}
-
-/* the sessions main.c made room for after the top level; none in a session's Dev */
-uint32_t
-hostnsess(const struct Dev *d)
-{
-	return d == kdev ? ksess : 0;
-}
 
 /* the task's parents now, up to init: interrupts and other tasks' pids are no one's descendants */
 int

@@ -15,8 +15,8 @@
 enum { Nctx = 4 };	/* task, softirq, hardirq, NMI: a Writer and a ring each, per CPU */
 
 extern Dev *kdev;
-extern uint32_t klogmax, knring;	/* the ring size and count kdev was made with: hostlogmax, hostnring */
-extern uint32_t ksess;		/* sessions the block has room for after the top level (hostnsess) */
+extern uint32_t klogmax, knring;	/* the ring size and count kdev was made with (devmapped) */
+extern uint32_t ksess;		/* sessions the block has room for after the top level (devmapped) */
 extern struct mutex kctl;
 
 /*

@@ -53,6 +53,7 @@ devtraceinit(void)
 	}
 	devinit(kdev, logmax, knring, (uint64_t)tsc_khz * 1000);
 	devsessinit(kdev, ksess);
+	devmapped(kdev, klogmax, knring, ksess);
 	devhostrules(kdev, Rulenoblock | Ruletext, ktext);	/* ctl.c: a probe may not wait; trace _text+OFF (sessions: ctl.c's kclone) */
 	if ((e = hooksinit()) != 0)
 		goto bad;
@@ -67,6 +68,7 @@ devtraceinit(void)
 	}
 	return 0;
 bad:
+	devunmapped(kdev);
 	vfree(kdev);
 	symsfree();
 	return e;
@@ -81,6 +83,7 @@ devtraceexit(void)
 	hooksexit();
 	kwakesync();
 	argnamesexit();
+	devunmapped(kdev);
 	vfree(kdev);
 	symsfree();
 }

@@ -31,7 +31,7 @@ mergeshared(Merge *m, Dev *d, uint32_t log, uint32_t *wait)
 void
 mergestart(Merge *m, Dev *d, uint32_t log, uint32_t *wait)
 {
-	uint32_t n = hostnring(d), lim = hostlogmax(d), i, k, start;
+	uint32_t n = mapnring(d), lim = maplogmax(d), i, k, start;
 	Wring *wr = wrings(d, lim);
 	uint64_t h, t;
 

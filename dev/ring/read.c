@@ -124,7 +124,7 @@ devreadring(Dev *d, Reader *r, uint32_t ring, Rec *out, size_t n)
 	size_t done = 0;
 
 	r->wait = 0;
-	if (ring < hostnring(d))
+	if (ring < mapnring(d))
 		return wringbulk(d, log, ring, out, n);
 	/* nothing to merge: the shared ring's records taken in turn, up to its head now */
 	while (done < n && ringtake(d, &out[done], &head, 1ull << log, &r->wait))

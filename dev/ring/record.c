@@ -27,7 +27,7 @@ recordslow(Dev *d, const Hit *h)
 	if (specrecord(d, h) || !trigrecord(d))
 		return;
 	/* the Writer keeps the host's bound: asked of the host only without one */
-	lim = w && w->d == d ? w->lim : hostlogmax(d);
+	lim = w && w->d == d ? w->lim : maplogmax(d);
 	if (log > lim) {	/* a log past the mapping is damage, not an index */
 		corrupt(d);
 		return;

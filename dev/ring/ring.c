@@ -15,7 +15,7 @@
  *
  * Every process may write the block, so nothing read from it is an
  * index before it is checked: log against the size this process mapped
- * (hostlogmax), the reader's tail against head.  The reader never waits
+ * (maplogmax), the reader's tail against head.  The reader never waits
  * here (it holds the lock every client needs): a ticket not finished
  * yet makes devread return with r->wait set, and the host asks again
  * without the lock.  A ticket unfinished for Stucknsec is lost, and so
@@ -158,13 +158,13 @@ ringrecord(Dev *d, const Hit *h, uint32_t log, uint32_t lim, uint32_t policy, ui
 
 /*
  * The control side's look at the ring before it uses it: a log outside
- * [Logmin, hostlogmax] or a tail past head is damage: counted, and the
+ * [Logmin, maplogmax] or a tail past head is damage: counted, and the
  * ring set back to a size the mapping holds (what it held is lost).
  */
 uint32_t
 ringcheck(Dev *d)
 {
-	uint32_t lim = hostlogmax(d), log = rld(&d->log);
+	uint32_t lim = maplogmax(d), log = rld(&d->log);
 	uint64_t head = ald(&d->head);
 
 	if (d->tail > head) {

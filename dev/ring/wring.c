@@ -60,8 +60,8 @@ wringrecord(Dev *d, const Writer *w, const Hit *h, uint32_t log, uint32_t policy
 void
 wringunstall(Dev *d)
 {
-	uint32_t n = hostnring(d), i;
-	Wring *wr = wrings(d, hostlogmax(d));
+	uint32_t n = mapnring(d), i;
+	Wring *wr = wrings(d, maplogmax(d));
 
 	for (i = 0; i < n; i++)
 		ast(&wr[i].stalled, 0);
@@ -71,8 +71,8 @@ wringunstall(Dev *d)
 void
 wringcheck(Dev *d)
 {
-	uint32_t n = hostnring(d), i;
-	Wring *wr = wrings(d, hostlogmax(d));
+	uint32_t n = mapnring(d), i;
+	Wring *wr = wrings(d, maplogmax(d));
 	uint64_t h;
 
 	for (i = 0; i < n; i++)
@@ -86,8 +86,8 @@ wringcheck(Dev *d)
 void
 wringreset(Dev *d)
 {
-	uint32_t n = hostnring(d), i;
-	Wring *wr = wrings(d, hostlogmax(d));
+	uint32_t n = mapnring(d), i;
+	Wring *wr = wrings(d, maplogmax(d));
 	uint64_t h, t;
 
 	for (i = 0; i < n; i++) {
@@ -118,8 +118,8 @@ wcounts(Wring *r, uint64_t cap, uint64_t *hits, uint64_t *read, uint64_t *queued
 void
 wringstats(Dev *d, uint32_t log, uint64_t *hits, uint64_t *read, uint64_t *queued, uint64_t *lost, uint64_t *dropped)
 {
-	uint32_t n = hostnring(d), i;
-	Wring *wr = wrings(d, hostlogmax(d));
+	uint32_t n = mapnring(d), i;
+	Wring *wr = wrings(d, maplogmax(d));
 	uint64_t h, r, q, l, dr;
 
 	*hits = *read = *queued = *lost = *dropped = 0;
@@ -151,8 +151,8 @@ enum { Ringline = 160 };	/* the longest #ring line: 5 keys of 20 digits, a ring 
 void
 wringstate(Dev *d, uint32_t log, Buf *b)
 {
-	uint32_t n = hostnring(d), i, cut = 0;
-	Wring *wr = wrings(d, hostlogmax(d));
+	uint32_t n = mapnring(d), i, cut = 0;
+	Wring *wr = wrings(d, maplogmax(d));
 	uint64_t h, r, q, l, dr;
 
 	for (i = 0; i < n; i++) {
@@ -191,7 +191,7 @@ wringstate(Dev *d, uint32_t log, Buf *b)
 size_t
 wringbulk(Dev *d, uint32_t log, uint32_t i, Rec *out, size_t n)
 {
-	uint32_t nr = hostnring(d), lim = hostlogmax(d);
+	uint32_t nr = mapnring(d), lim = maplogmax(d);
 	uint64_t cap = 1ull << log, head, t, e, k, k2, h2, p, got;
 	Wring *r;
 	Slot *sl, *s;

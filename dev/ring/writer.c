@@ -38,7 +38,7 @@ void
 writerclaim(Dev *d, Writer *w, uint32_t tid)
 {
 	w->d = d;
-	w->lim = hostlogmax(d);	/* devrecord's bound for the block's log, kept where no other process writes */
+	w->lim = maplogmax(d);	/* devrecord's bound for the block's log, kept where no other process writes */
 	w->shard = claim(&d->shard[0].tid, sizeof d->shard[0], Nshard, tid);
 	writerring(d, w, tid);
 }
@@ -46,7 +46,7 @@ writerclaim(Dev *d, Writer *w, uint32_t tid)
 void
 writerring(Dev *d, Writer *w, uint32_t tid)
 {
-	uint32_t n = hostnring(d), lim = w->lim, i;
+	uint32_t n = mapnring(d), lim = w->lim, i;
 	Wring *wr;
 
 	w->ring = 0;
@@ -77,7 +77,7 @@ writeraggbuf(Dev *d, uint32_t tid)
 int
 devwriterbind(Dev *d, Writer *w, uint32_t ring)
 {
-	uint32_t n = hostnring(d), lim = hostlogmax(d);
+	uint32_t n = mapnring(d), lim = maplogmax(d);
 	Wring *r;
 
 	if (ring >= n || n > Nringmax || lim < Logmin)

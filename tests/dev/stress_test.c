@@ -203,7 +203,7 @@ test_stress_rings(void **unused)
 	dev = mmap(0, size, PROT_READ|PROT_WRITE, MAP_SHARED|MAP_ANONYMOUS, -1, 0);
 	assert_true(sh != MAP_FAILED && dev != MAP_FAILED);
 	devinit(dev, 12, Testnring, 1000000);
-	testmade(dev, 12);
+	devmapped(dev, 12, Testnring, 0);
 	assert_int_equal(ctl(dev, "trace 1000 2000 new a\ntrace a on\nstart"), 0);
 	assert_true(devtsel(dev, 0, &sel));
 	withwriter = 1;

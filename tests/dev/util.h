@@ -16,7 +16,7 @@ newdev(int logmax)
 	Dev *d = calloc(1, devsize(logmax, Testnring));
 
 	devinit(d, logmax, Testnring, 1000000);
-	testmade(d, logmax);
+	devmapped(d, logmax, Testnring, 0);
 	return d;
 }
 
@@ -27,7 +27,7 @@ newdevn(int logmax, int nring)
 	Dev *d = calloc(1, devsize(logmax, nring));
 
 	devinit(d, logmax, nring, 1000000);
-	testmaden(d, logmax, nring);
+	devmapped(d, logmax, nring, 0);
 	return d;
 }
 
@@ -39,7 +39,7 @@ newsessdev(int logmax, int nsess)
 
 	devinit(d, logmax, Testnring, 1000000);
 	devsessinit(d, nsess);
-	testmadesess(d, logmax, Testnring, nsess);
+	devmapped(d, logmax, Testnring, nsess);
 	return d;
 }
 

@@ -3,9 +3,8 @@
  * that another process has scribbled on (issue 12: trust nothing in
  * shared memory), built with clang's address and undefined-behaviour
  * sanitizers from the sources of dev/.  A valid block is made once, as
- * tests/dev's newdev does (devinit, registered with the test host so
- * hostlogmax answers for it), given traces (a range, a pattern, a
- * predicate), aggregations (every kind of key and function, tables
+ * tests/dev's newdev does (devinit, then devmapped), given traces (a
+ * range, a pattern, a predicate), aggregations (every kind of key and function, tables
  * written through a Writer and without), a watch list, a reader, a
  * query, a refusal's text and records, some read, some lapped, in the
  * shared ring and in writers' rings (Testnring of them), and a session
@@ -524,7 +523,7 @@ makeblock(void)
 	memset(dev, 0, devbytes);
 	devinit(dev, Logblock, Testnring, 1000000);
 	devsessinit(dev, 1);
-	testmadesess(dev, Logblock, Testnring, 1);
+	devmapped(dev, Logblock, Testnring, 1);
 	check(devclone(dev, 1000, 42) == 1);
 	s = devsess(dev, 1);
 	check(devctl(s, sesssetup, sizeof sesssetup - 1, 42) == 0);

@@ -47,7 +47,7 @@ fresh(Dev *d)
 {
 	memset(d, 0, devbytes);
 	devinit(d, Logmaxfuzz, Testnring, 1000000000);
-	testmade(d, Logmaxfuzz);	/* the bound hostlogmax answers: the size it was made with */
+	devmapped(d, Logmaxfuzz, Testnring, 0);	/* the bound the device trusts: the size it was made with */
 }
 
 static int
