@@ -64,6 +64,14 @@ fixtures() {
 	run devtrace replay -T 40ns..60ns f
 	assert_success
 	assert_output ""
+	# 17's work (45) ends at 80, where the exit that passed it came, the first record past END
+	run devtrace replay -T 45ns..79ns f
+	assert_success
+	assert_output - <<-'OUT'
+	    TID       TIME(ns)   DURATION  FUNCTION
+	     16              0             -> leaf
+	     16             10         10  <- leaf
+	OUT
 	run devtrace replay -T 15us..99s f
 	assert_success
 	assert_output ""
