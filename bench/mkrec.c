@@ -2,9 +2,10 @@
  * mkrec.c: a recording (cmd/capfile.h) made without a device, for the
  * tests and the benchmarks of the commands that read one (devtrace
  * report, graph).
- *   mkrec -o F [-z HZ] < LINES: the records of LINES ("E|X|P PC TICKS
- *	TID [A0 A1 A2 A3]", hex, as devtrace cat prints them), in their
- *	order, one chunk a thread; #hz HZ (default 1000000000: a tick is a ns).
+ *   mkrec -o F [-z HZ] [-c 'TICKS NS'] < LINES: the records of LINES
+ *	("E|X|P PC TICKS TID [A0 A1 A2 A3]", hex, as devtrace cat prints
+ *	them), in their order, one chunk a thread; #hz HZ (default
+ *	1000000000: a tick is a ns); -c: the header's clock pair (real time).
  *   mkrec -o F -n N [-T THREADS]: N records or a few more of nested
  *	calls of 64 functions f0..f63, each calling one of two others, 12
  *	deep at most (a seeded walk: the same file each time), THREADS
@@ -112,13 +113,14 @@ main(int argc, char **argv)
 {
 	unsigned long long n = 0, hz = 1000000000;
 	uint32_t nthr = 1;
-	char *path = NULL, *h;
+	char *path = NULL, *h, text[128] = "command mkrec\n";
 	size_t len;
 	FILE *f;
 	int ch;
 
-	while ((ch = getopt(argc, argv, "o:z:n:T:")) != -1)
+	while ((ch = getopt(argc, argv, "o:z:n:T:c:")) != -1)
 		switch (ch) {
+		case 'c': snprintf(text, sizeof text, "command mkrec\nclock %s\n", optarg); break;
 		case 'o': path = optarg; break;
 		case 'z': hz = strtoull(optarg, NULL, 0); break;
 		case 'n': n = strtoull(optarg, NULL, 0); break;
@@ -127,7 +129,7 @@ main(int argc, char **argv)
 		}
 	if (path == NULL || optind != argc || nthr < 1 || nthr > Maxthr)
 		goto usage;
-	if ((f = fopen(path, "w")) == NULL || (h = capheader(hz, "command mkrec\n", &len)) == NULL) {
+	if ((f = fopen(path, "w")) == NULL || (h = capheader(hz, text, &len)) == NULL) {
 		perror(path);
 		return 1;
 	}
@@ -143,6 +145,6 @@ main(int argc, char **argv)
 	}
 	return 0;
 usage:
-	fprintf(stderr, "usage: mkrec -o FILE [-z HZ] < LINES\n       mkrec -o FILE -n RECORDS [-T THREADS]\n");
+	fprintf(stderr, "usage: mkrec -o FILE [-z HZ] [-c 'TICKS NS'] < LINES\n       mkrec -o FILE -n RECORDS [-T THREADS]\n");
 	return 2;
 }

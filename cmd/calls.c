@@ -212,9 +212,10 @@ pcfn(Calls *c, uint64_t pc)
 static int
 readsyms(Calls *c, const char *path)
 {
-	char *p, *line = NULL, nm[512];
+	char *p, *line = NULL, *nm;
 	unsigned long long pc;
 	size_t cap = 0;
+	int at;
 	int64_t fn;
 	FILE *f;
 	int rc = 0;
@@ -231,7 +232,13 @@ readsyms(Calls *c, const char *path)
 		return rc;
 	}
 	while (rc == 0 && getline(&line, &cap, f) > 0) {
-		if (line[0] == '#' || sscanf(line, "%llx %511s", &pc, nm) != 2)
+		/* the name whole, however long (C++'s): scripts/name's */
+		at = 0;
+		if (line[0] == '#' || sscanf(line, "%llx %n", &pc, &at) != 1 || at == 0)
+			continue;
+		nm = line + at;
+		nm[strcspn(nm, " \t\n")] = 0;
+		if (*nm == 0)
 			continue;
 		if ((fn = nameid(c, nm)) < 0 || pcset(c, pc, fn) < 0)
 			rc = nomem(c);
@@ -357,6 +364,7 @@ pop(Calls *c, Thread *t, const Rec *r, uint64_t end, Call *k)
 	k->upaux = t->n > 0 ? t->f[t->n - 1].aux : 0;
 	k->bottom = t->n == 0;
 	k->end = end;
+	k->atend = c->ending;
 	if (r != NULL) {
 		k->dur = r->ticks - f->start;
 		k->self = k->dur - f->sc;

@@ -48,6 +48,7 @@ struct Call {
 	uint64_t *aux;		/* Centry, Cexit, Cnoexit: the call's word for the caller (0 at Centry) */
 	uint64_t upaux;		/* and its caller's word; 0 at the bottom of the stack */
 	int bottom;		/* no call of its thread is open below it */
+	int atend;		/* Cnoexit: open at the file's end (no exit passed over it) */
 };
 
 typedef struct Calls Calls;

@@ -351,5 +351,5 @@ fixtures() {
 	assert_line --index 0 "usage: devtrace graph [--callers] FILE [GLOB]"
 	run devtrace replay --help
 	assert_success
-	assert_line --index 0 "usage: devtrace replay [-t MIN] [-D N] [-F GLOB ...] [-N GLOB ...] [--tid N] FILE"
+	assert_line --index 0 "usage: devtrace replay [-t MIN] [-D N] [-F GLOB ...] [-N GLOB ...] [--tid N] [-T START..END] FILE ..."
 }
