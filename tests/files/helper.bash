@@ -99,3 +99,31 @@ serverpid() {
 wellformed() {
 	awk 'length($0) != 120 || $0 !~ /^[EX]( [0-9a-f]{16}){7}$/ { bad++ } END { exit bad > 0 }' "$@"
 }
+
+# calls.bats' and replay.bats' recording f and its f.syms, made by
+# build/bench/mkrec in the current directory (a tick a ns): thread 16,
+# main 0..300 > work 10..100 > leaf 20..50, leaf 60..70; fib 110..200 >
+# fib 120..150; thread 17: an exit of work with no entry at 5, leaf
+# 40..80 > work 45 (passed over at 80), leaf 90 never ends
+callsf() {
+	"$ROOT/build/bench/mkrec" -o f <<-'LINES'
+	E 1000 0 10
+	X 1010 5 11
+	E 1010 a 10
+	E 1020 14 10
+	X 1020 32 10
+	E 1020 3c 10
+	X 1020 46 10
+	X 1010 64 10
+	E 1030 6e 10
+	E 1030 78 10
+	X 1030 96 10
+	X 1030 c8 10
+	X 1000 12c 10
+	E 1020 28 11
+	E 1010 2d 11
+	X 1020 50 11
+	E 1020 5a 11
+	LINES
+	printf '%016x %s fl\n' 0x1000 main 0x1010 work 0x1020 leaf 0x1030 fib > f.syms
+}

@@ -12,26 +12,7 @@ MKREC=$ROOT/build/bench/mkrec
 
 fixtures() {
 	cd "$BATS_TEST_TMPDIR" || return 1
-	"$MKREC" -o f <<-'LINES'
-	E 1000 0 10
-	X 1010 5 11
-	E 1010 a 10
-	E 1020 14 10
-	X 1020 32 10
-	E 1020 3c 10
-	X 1020 46 10
-	X 1010 64 10
-	E 1030 6e 10
-	E 1030 78 10
-	X 1030 96 10
-	X 1030 c8 10
-	X 1000 12c 10
-	E 1020 28 11
-	E 1010 2d 11
-	X 1020 50 11
-	E 1020 5a 11
-	LINES
-	printf '%016x %s fl\n' 0x1000 main 0x1010 work 0x1020 leaf 0x1030 fib > f.syms
+	callsf
 	printf 'E 1000 0 a\nE 1020 a a\nX 1020 1e a\nX 1000 32 a\n' | "$MKREC" -o a -c '0 1000'
 	printf 'E 1000 0 a\nE 1020 5 a\nX 1020 f a\nX 1000 28 a\n' | "$MKREC" -o b -c '0 1025'
 	printf '%016x %s fl\n' 0x1000 main 0x1020 leaf > a.syms
