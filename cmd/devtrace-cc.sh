@@ -19,7 +19,8 @@ compiler ($DEVTRACE_CC, else cc) with the arguments given.
               would keep one of the two, and only devtrace's makes sites.
   --classic   -finstrument-functions: always-called hooks, E and X
               records without arguments or return values
-              (also DEVTRACE_MODE=classic)
+              (also DEVTRACE_MODE=classic); a link binds them at load
+              (-Wl,-z,now), so no first call times their lookup
   either      -I the folder of <devtrace/probe.h> (DEVTRACE_PROBE)
   --cflags    print the flags for build systems that take CFLAGS
   --ldflags   print the flags that link the runtime (-ldevtrace), for
@@ -55,8 +56,16 @@ flags() {
 	esac
 }
 
+# classic: the hooks bound at load (-z now), not at their first call,
+# whose time would then hold the dynamic linker's lookup: the first
+# traced call of a run returns through the first __cyg_profile_func_exit
+bindnow() {
+	if [ "$mode" = classic ]; then echo "-Wl,-z,now"; fi
+}
+
 ldflags() {
-	echo "-L$libdir -Wl,-rpath,$libdir -Wl,--push-state,--no-as-needed -ldevtrace -Wl,--pop-state"
+	now=$(bindnow)
+	echo "-L$libdir -Wl,-rpath,$libdir -Wl,--push-state,--no-as-needed -ldevtrace -Wl,--pop-state${now:+ $now}"
 }
 
 # printed: --cflags, --ldflags or both, printed after the mode is known
@@ -100,6 +109,14 @@ done
 		exit 2 ;;
 	esac
 done
+# a link (no -c, -S, -E, -M*) of a classic build binds its hooks at load
+link=$(bindnow)
+for a in "$@"; do
+	case $a in
+	-c|-S|-E|-M|-MM) link= ;;
+	esac
+done
 # the flags go first, so a later -g0 or -fno-instrument-functions on the
 # command line still wins
-exec $cc $(flags) "$@"
+# shellcheck disable=SC2086  # link: one word, or none
+exec $cc $(flags) $link "$@"

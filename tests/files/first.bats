@@ -4,8 +4,17 @@
 # ring claimed, the ring's pages faulted in).  fl_first makes 21 calls of
 # the same shape in the main thread, then 21 in a new one; each thread's
 # first call must take at most twice the median of its later ones
-# (before the fix: 20 to 600 times).
+# (before the fix: 20 to 600 times).  Not under ASan (check-asan's copy
+# of this suite): there the reader and the server, ASan-built, take the
+# 2 cores from the program as it starts, and CI saw the main thread's
+# first call 2.5 to 3.4 times its median in 3 runs of 3; the plain run
+# of this suite is the one that times.
 load helper
+
+# timing is not asked of an ASan build (check-asan sets ASAN_OPTIONS): a counted skip (tests/tapskips)
+notasan() {
+	[ -z "${ASAN_OPTIONS:-}" ] || skip "timing under ASan"
+}
 
 setup_file() {
 	buildfl first
@@ -76,16 +85,19 @@ toplevel() {
 
 @test "run -t: each thread's first call takes at most twice the median of its later calls" {
 	needlib
+	notasan
 	besttry runt
 }
 
 @test "run -t on a --classic build: each thread's first call takes at most twice the median of its later calls" {
 	needlib
+	notasan
 	besttry runtclassic
 }
 
 @test "the top level's trace: each thread's first call takes at most twice the median of its later calls" {
 	needlib
+	notasan
 	start
 	ctl trace fl_step new s
 	ctl trace s on

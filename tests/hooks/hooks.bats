@@ -104,7 +104,19 @@ counter() { state | awk -v k="#$1" '$1 == k { print $2 }'; }
 	run "$CCWRAP" --ldflags --cflags
 	assert_output "$c $l"
 	run "$CCWRAP" --classic --cflags --ldflags
-	assert_output "-finstrument-functions -I$(cd "$(dirname "$CCWRAP")/../include" && pwd) $l"
+	assert_output "-finstrument-functions -I$(cd "$(dirname "$CCWRAP")/../include" && pwd) $l -Wl,-z,now"
+}
+
+@test "devtrace-cc --classic links the hooks bound at load (BIND_NOW): no first call times the dynamic linker's lookup of __cyg_profile_func_exit" {
+	printf 'int main(void) { return 0; }\n' > "$T/m.c"
+	run "$CCWRAP" --classic -O1 -o "$T/classic" "$T/m.c"
+	assert_success
+	run sh -c "readelf -d '$T/classic' | grep -c 'FLAGS.*NOW'"
+	assert_output 2
+	# a compile alone takes no linker flag (clang would warn of an unused one)
+	run "$CCWRAP" --classic -O1 -Werror -c -o "$T/m.o" "$T/m.c"
+	assert_success
+	assert_output ""
 }
 
 @test "devtrace-cc refuses the user's -fpatchable-function-entry, naming its own, exit 2; --classic and the runtime's compile pass it" {
