@@ -40,15 +40,9 @@ export PATH=$ROOT/bin:$PATH
 
 @test "Perfetto's trace processor: a call an exit passed over ends there, one open at the end at its thread's last record, none left unended" {
 	cd "$BATS_TEST_TMPDIR"
-	# thread 17: work's exit with no entry (5); leaf (40) calls work (45); leaf's exit (80) passes work's; leaf again (90), never ends
-	"$ROOT/build/bench/mkrec" -o c <<-'LINES'
-	X 1010 5 11
-	E 1020 28 11
-	E 1010 2d 11
-	X 1020 50 11
-	E 1020 5a 11
-	LINES
-	printf '%016x %s fl\n' 0x1010 work 0x1020 leaf > c.syms
+	# cut.lines, thread 17: work's exit with no entry (5); leaf (40) calls work (45); leaf's exit (80) passes work's; leaf again (90), never ends
+	"$ROOT/build/bench/mkrec" -o c < "$ROOT/tests/fixtures/traces/cut.lines"
+	cp "$ROOT/tests/fixtures/traces/cut.syms" c.syms
 	devtrace dump --perfetto c > c.pftrace
 	run "$VIEW" c.pftrace
 	assert_success
