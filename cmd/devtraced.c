@@ -23,7 +23,10 @@
 #include "cmd/fs.h"
 #include "cmd/cmd.h"
 
-enum { Readywait = 30000 };	/* ms the parent waits for the mount */
+enum {
+	Readywait = 30000,	/* ms the parent waits for the mount */
+	Nringauto = 1024,	/* the most rings the default -M gives: 64 GiB of address space at -m 20 */
+};
 
 
 static char *dir;
@@ -35,7 +38,7 @@ static void
 usage(FILE *f)
 {
 	fprintf(f,
-		"usage: devtraced [-fnF] [-d dir] [-m log2]\n"
+		"usage: devtraced [-fnF] [-d dir] [-m log2] [-M size]\n"
 		"serve the trace device's files tracectl, trace, tracepipe and syms in dir\n"
 		"  -f, --foreground    stay in front; default: background once the files are ready\n"
 		"  -n, --no-dev-links  as root, do not make /dev/tracectl, /dev/trace, /dev/tracepipe, /dev/tracesyms\n"
@@ -44,9 +47,13 @@ usage(FILE *f)
 		"  -d, --dir DIR       serve in DIR; default $DEVTRACE_DIR, /run/devtrace as root,\n"
 		"                      else $XDG_RUNTIME_DIR/devtrace\n"
 		"  -m, --max-size N    the largest ring that `size' may ask for: 2^N records (%d..%d, default %d)\n"
+		"  -M, --ring-memory SIZE  memory for the traced threads' own rings at the default\n"
+		"                      size, 4M each (K, M, G: 1024s); a thread past them writes\n"
+		"                      the one shared ring (#ringless); default 1/16 of the\n"
+		"                      machine's memory, %d to %d rings\n"
 		"      --help          this text\n"
 		"stop it with SIGTERM or `devtrace stop'\n",
-		Logmin, Logmax, Logmax);
+		Logmin, Logmax, Logmax, Nringdef, Nringauto);
 }
 
 static void die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
@@ -191,6 +198,44 @@ ready(void)
 	readyfd = -1;
 }
 
+/* a ring of its own at the default size (Logdef), its header included */
+static uint64_t
+ringbytes(void)
+{
+	return devsize(Logdef, 1) - devsize(Logdef, 0);
+}
+
+/* -M's SIZE as rings: N[K|M|G], at least one ring; 0: refused */
+static int
+ringsof(const char *arg)
+{
+	static const char units[] = "KMG";
+	unsigned long long v;
+	const char *u;
+	char *e;
+
+	errno = 0;
+	v = strtoull(arg, &e, 10);
+	if (*arg < '0' || *arg > '9' || errno)
+		return 0;
+	if (*e && (u = strchr(units, *e)) != NULL && e[1] == 0)
+		v <<= 10 * (u - units + 1);
+	else if (*e)
+		return 0;
+	v = (v + ringbytes() / 2) / ringbytes();	/* nearest: 64M is 16 rings, their headers aside */
+	return v < 1 ? 0 : v > Nringmax ? Nringmax : (int)v;
+}
+
+/* the default: 1/16 of the machine's memory, in rings of the default size */
+static int
+ringsauto(void)
+{
+	long pages = sysconf(_SC_PHYS_PAGES), pagesize = sysconf(_SC_PAGESIZE);
+	uint64_t n = pages > 0 && pagesize > 0 ? (uint64_t)pages * pagesize / 16 / ringbytes() : 0;
+
+	return n < Nringdef ? Nringdef : n > Nringauto ? Nringauto : (int)n;
+}
+
 static void
 onsig(int sig)
 {
@@ -207,10 +252,11 @@ main(int argc, char **argv)
 		{ "no-files", no_argument, NULL, 'F' },
 		{ "dir", required_argument, NULL, 'd' },
 		{ "max-size", required_argument, NULL, 'm' },
+		{ "ring-memory", required_argument, NULL, 'M' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	int c, fg = 0, nolinks = 0, nofiles = 0, logmax = Logmax, lockfd, pid;
+	int c, fg = 0, nolinks = 0, nofiles = 0, logmax = Logmax, nring = 0, lockfd, pid;
 	sigset_t block, waitmask;
 	struct fuse_session *se;
 	Srv s;
@@ -221,7 +267,7 @@ main(int argc, char **argv)
 	char *e;
 
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "fnFd:m:h", opts, NULL)) != -1)
+	while ((c = getopt_long(argc, argv, "fnFd:m:M:h", opts, NULL)) != -1)
 		switch (c) {
 		case 'f':
 			fg = 1;
@@ -242,13 +288,20 @@ main(int argc, char **argv)
 				return 2;
 			}
 			break;
+		case 'M':
+			if ((nring = ringsof(optarg)) == 0) {
+				fprintf(stderr, "devtraced: -M wants a size of at least one ring, %lluK (N, NK, NM or NG), not '%s'\n",
+					(unsigned long long)ringbytes() >> 10, optarg);
+				return 2;
+			}
+			break;
 		case 'h':
 			usage(stdout);
 			return 0;
 		default:
 			if (optopt)
 				fprintf(stderr, "devtraced: option -%c %s\n", optopt,
-					strchr("dm", optopt) ? "needs an argument" : "is unknown");
+					strchr("dmM", optopt) ? "needs an argument" : "is unknown");
 			else
 				fprintf(stderr, "devtraced: option %s is unknown or needs an argument\n", argv[optind - 1]);
 			usage(stderr);
@@ -301,7 +354,7 @@ main(int argc, char **argv)
 	catchstop(onsig);
 	if (shmpath(dir, "", shmfile, sizeof shmfile) < 0)
 		die("%s: name too long", dir);
-	if (shmcreate(dir, logmax, hz, &s.shm) == NULL || lstat(shmfile, &st) < 0)
+	if (shmcreate(dir, logmax, nring ? nring : ringsauto(), hz, &s.shm) == NULL || lstat(shmfile, &st) < 0)
 		die("cannot make the device in %s: %s", shmfile, strerror(errno));
 	ino = st.st_ino;
 	writepid(lockfd);	/* after the header: a starting server is never taken for a damaged one */

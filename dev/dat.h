@@ -24,7 +24,7 @@ typedef struct Spec Spec;
 
 enum {
 	Magic = 0x65636172747665ull & 0xffffffff,	/* "devtrace" */
-	Version = 11,	/* 11: a trace's creation order (Trace.born); 10: a watched process's tree (Watchtree); 9: triggers and speculations (Act, Spec); 4: the buffer policy (policy, waitms, stalled, dropped); 5: aggregations; 6: writers' rings (nring, Wring); 7: the host's rules (rules, textbase); 8: sessions (nsess, Sess) */
+	Version = 12,	/* 12: #ringless (Cringless); 11: a trace's creation order (Trace.born); 10: a watched process's tree (Watchtree); 9: triggers and speculations (Act, Spec); 4: the buffer policy (policy, waitms, stalled, dropped); 5: aggregations; 6: writers' rings (nring, Wring); 7: the host's rules (rules, textbase); 8: sessions (nsess, Sess) */
 	Tidbound = 0x80000000u,	/* Wring.tid of a host's static writer (devwriterbind): no thread has it */
 	Watchtree = 0x80000000u,	/* in Dev.watch: the pid and every process descended from it (`watch PID tree`); no pid has the bit */
 	Range = 1,	/* Trace.kind: an address range */

@@ -26,7 +26,7 @@ enum {
 	Nwatch = 32,	/* watched pids */
 	Nreader = 16,	/* processes with trace open */
 	Nshard = 256,	/* writer threads with counters of their own */
-	Nringdef = 16,	/* writers' rings of a user-space device: threads past them share one ring */
+	Nringdef = 16,	/* writers' rings of a test's or benchmark's device (devtraced sizes its own: -M); threads past them share one ring */
 	Nringmax = 4096,	/* a kernel host's 4 per CPU */
 	Nsess = 8,	/* sessions a block can hold besides the top level (devmapped's nsess, at most) */
 	Logsess = 16,	/* a session's rings: at most 1<<Logsess records each, and no more than the top level's */
@@ -356,6 +356,7 @@ enum {
 	Cpredfault,	/* predicate evaluations ended by a fault */
 	Cbadprog,	/* predicates refused by a host's validator */
 	Ccorrupt,	/* damage found in the shared block: a size, count, name or ticket no process could have written */
+	Cringless,	/* threads that found every writers' ring taken at their first hit: the shared ring's writers */
 	Cncount,
 };
 

@@ -19,6 +19,7 @@ static const struct {
 	{ "#predfaults ", Cpredfault },
 	{ "#badprogs ", Cbadprog },
 	{ "#corrupt ", Ccorrupt },
+	{ "#ringless ", Cringless },
 };
 
 static void

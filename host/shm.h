@@ -31,7 +31,7 @@ int	shmlockpid(const char *dir);	/* the pid the server wrote in its lock file PR
 
 /* the device's life: shmmap.c */
 uint64_t	shmhz(void);	/* the cycle counter's rate, measured against the monotonic clock (25 ms) */
-Dev	*shmcreate(const char *dir, int logmax, uint64_t hz, Shm **hdr);	/* server: new device, replacing a stale one; alive */
+Dev	*shmcreate(const char *dir, int logmax, int nring, uint64_t hz, Shm **hdr);	/* server: new device of nring writers' rings a level, replacing a stale one; alive */
 Dev	*shmattach(const char *dir, Shm **hdr, uint64_t *ino);	/* a process: NULL if no server serves dir */
 Dev	*shmopen(const char *dir, Shm **hdr);	/* the device served or stopped: a stopped server's records stay readable */
 int	shmalive(Shm *s);	/* 1 while a server serves the device */

@@ -97,14 +97,18 @@ shmnring(Shm *s)
 }
 
 Dev *
-shmcreate(const char *dir, int logmax, uint64_t hz, Shm **hdr)
+shmcreate(const char *dir, int logmax, int nring, uint64_t hz, Shm **hdr)
 {
 	char path[PATH_MAX], syms[PATH_MAX], priv[PATH_MAX];
-	size_t size = Shmhdr + devblocksize(logmax, Nringdef, Nsess);
+	size_t size = Shmhdr + devblocksize(logmax, nring, Nsess);
 	Hdr *h;
 	Shm *s;
 	int fd;
 
+	if (nring < 1 || nring > Nringmax) {
+		errno = EINVAL;
+		return NULL;
+	}
 	if (shmpath(dir, "", path, sizeof path) < 0 || shmpath(dir, ".syms", syms, sizeof syms) < 0 ||
 	    shmmkdir(priv, sizeof priv) < 0)
 		return NULL;
@@ -113,7 +117,7 @@ shmcreate(const char *dir, int logmax, uint64_t hz, Shm **hdr)
 	unlink(syms);
 	if ((fd = shmopenfile(path, O_RDWR|O_CREAT|O_EXCL, 0600)) < 0)
 		return NULL;
-	if (ftruncate(fd, size) < 0 || (h = mapfd(fd, size)) == NULL || (s = handle(h, size, logmax, Nringdef, Nsess)) == NULL) {
+	if (ftruncate(fd, size) < 0 || (h = mapfd(fd, size)) == NULL || (s = handle(h, size, logmax, nring, Nsess)) == NULL) {
 		close(fd);
 		unlink(path);
 		return NULL;
@@ -121,7 +125,7 @@ shmcreate(const char *dir, int logmax, uint64_t hz, Shm **hdr)
 	close(fd);
 	if ((fd = shmopenfile(syms, O_WRONLY|O_CREAT|O_EXCL, 0600)) >= 0)
 		close(fd);
-	devinit(s->d, logmax, Nringdef, hz);
+	devinit(s->d, logmax, nring, hz);
 	devsessinit(s->d, Nsess);
 	h->devsize = size - Shmhdr;
 	h->serverpid = getpid();

@@ -40,10 +40,12 @@ writerclaim(Dev *d, Writer *w, uint32_t tid)
 	w->d = d;
 	w->lim = maplogmax(d);	/* devrecord's bound for the block's log, kept where no other process writes */
 	w->shard = claim(&d->shard[0].tid, sizeof d->shard[0], Nshard, tid);
-	writerring(d, w, tid);
+	if (writerring(d, w, tid))
+		aadd(&d->count[Cringless], 1);	/* once a thread: writerring is asked again at control changes */
 }
 
-void
+/* 1: every ring was taken, the thread writes the shared ring for now */
+int
 writerring(Dev *d, Writer *w, uint32_t tid)
 {
 	uint32_t n = mapnring(d), lim = w->lim, i;
@@ -53,16 +55,17 @@ writerring(Dev *d, Writer *w, uint32_t tid)
 	w->wr = 0;
 	w->ws = 0;
 	if (n == 0 || n > Nringmax || lim < Logmin || tid == 0 || tid >= Tidbound)
-		return;
+		return 0;
 	wr = wrings(d, lim);
 	if ((i = claim(&wr[0].tid, sizeof wr[0], n, tid)) == 0)
-		return;
+		return 1;
 	i--;
 	if (rld(&wr[i].used) == 0)
 		rst(&wr[i].used, 1);
 	w->ring = i + 1;
 	w->wr = &wr[i];
 	w->ws = wslots(d, lim, n, i);
+	return 0;
 }
 
 /* a dead owner's table keeps its results: the new owner adds to them; none free: the shared table */

@@ -17,6 +17,7 @@ static const char fresh[] =
 	"#predfaults 0\n"
 	"#badprogs 0\n"
 	"#corrupt 0\n"
+	"#ringless 0\n"
 	"#hz 1000000\n"
 	"#clock 0 0\n";
 

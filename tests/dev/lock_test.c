@@ -50,7 +50,7 @@ test_stuck_holder(void **unused)
 	(void)unused;
 	alarm(20);	/* a lock that is not timed hangs here: fail, not hang */
 	assert_non_null(mkdtemp(dir));
-	assert_non_null(shmcreate(dir, 8, 1000000, &s));
+	assert_non_null(shmcreate(dir, 8, Nringdef, 1000000, &s));
 	assert_int_equal(pipe(p), 0);
 	if ((pid = fork()) == 0) {
 		shmlock(s);	/* and never unlock: a stopped or malicious process */
@@ -168,7 +168,7 @@ test_scribbled_word(void **unused)
 	alarm(30);
 	srandom(getpid());
 	assert_non_null(mkdtemp(dir));
-	assert_non_null(shmcreate(dir, 8, 1000000, &s));
+	assert_non_null(shmcreate(dir, 8, Nringdef, 1000000, &s));
 	assert_int_equal(shmctl(s, "start", 5, getpid(), NULL, err, sizeof err), 0);
 
 	scribbled(s, 0xffffffff, 1);	/* no pid: taken over */
@@ -257,7 +257,7 @@ test_mutual_exclusion(void **unused)
 	(void)unused;
 	alarm(60);
 	assert_non_null(mkdtemp(dir));
-	assert_non_null(shmcreate(dir, 8, 1000000, &mxshm));
+	assert_non_null(shmcreate(dir, 8, Nringdef, 1000000, &mxshm));
 	counter = mmap(NULL, sizeof *counter, PROT_READ|PROT_WRITE, MAP_SHARED|MAP_ANONYMOUS, -1, 0);
 	assert_true(counter != MAP_FAILED);
 	*counter = 0;

@@ -220,13 +220,18 @@ balanced() {
 
 @test "more threads than rings: the rest write the shared ring, nothing is lost unseen" {
 	needlib
-	tracing "policy block 10000"
+	# 64M: 16 rings of the default size
+	start -M 64M
+	ctl policy block 10000
+	ctl trace fl_work new w
+	ctl trace w on
+	ctl start
 	cat "$D/tracepipe" > "$BATS_TEST_TMPDIR/out" 3>&- &
 	c=$!
 	# shellcheck disable=SC2034 # read by teardown in helper.bash
 	BGPIDS=$c
 	waitfor grep -qx "#reader $c" "$D/tracectl"
-	# 24 threads, 16 rings (and the runtime's own thread may hold one)
+	# 24 threads, 16 rings
 	run devtrace run "$X/fl_threads" 24 500
 	assert_output 138002994000
 	waitfor drained
@@ -240,6 +245,28 @@ balanced() {
 	assert_output 24000
 	run grep -c '^#ring ' "$D/tracectl"
 	assert_output 16
+	# only the 24 call fl_work: 8 found every ring taken
+	run counter ringless
+	assert_output 8
 	run threadcalls "$BATS_TEST_TMPDIR/out"
 	assert_output "$(for _ in $(seq 24); do echo "500 0"; done)"
+}
+
+@test "rings sized to the machine: 64 threads, each a ring of its own, none ringless" {
+	needlib
+	tracing "policy block 10000"
+	cat "$D/tracepipe" > "$BATS_TEST_TMPDIR/out" 3>&- &
+	c=$!
+	# shellcheck disable=SC2034 # read by teardown in helper.bash
+	BGPIDS=$c
+	waitfor grep -qx "#reader $c" "$D/tracectl"
+	run devtrace run "$X/fl_threads" 64 100
+	assert_success
+	waitfor drained
+	run counter ringless
+	assert_output 0
+	run counter read
+	assert_output 12800
+	run threadcalls "$BATS_TEST_TMPDIR/out"
+	assert_output "$(for _ in $(seq 64); do echo "100 0"; done)"
 }

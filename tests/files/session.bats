@@ -26,6 +26,7 @@ nlines() {
 	#predfaults 0
 	#badprogs 0
 	#corrupt 0
+	#ringless 0
 	#hz HZ
 	#clock TICKS NS
 	END
@@ -55,6 +56,7 @@ nlines() {
 	#predfaults 0
 	#badprogs 0
 	#corrupt 0
+	#ringless 0
 	#hz HZ
 	#clock TICKS NS
 	END

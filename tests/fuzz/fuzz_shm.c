@@ -60,7 +60,7 @@ makedev(void)
 	int i;
 
 	snprintf(dir, sizeof dir, "/fuzz-shm-%d", (int)getpid());
-	check(shmcreate(dir, Logshm, 1000000, &srv) != NULL);
+	check(shmcreate(dir, Logshm, Nringdef, 1000000, &srv) != NULL);
 	atexit(cleanup);
 	check(shmctl(srv, setup, sizeof setup - 1, 42, NULL, err, sizeof err) == 0);
 	check(shmreader(srv, Readpid, 1) == 0);

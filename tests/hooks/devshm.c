@@ -84,7 +84,7 @@ main(int argc, char **argv)
 	dir = argv[1];
 	cmd = argv[2];
 	if (strcmp(cmd, "create") == 0) {
-		if (shmcreate(dir, argc > 3 ? atoi(argv[3]) : 16, shmhz(), &s) == NULL)
+		if (shmcreate(dir, argc > 3 ? atoi(argv[3]) : 16, Nringdef, shmhz(), &s) == NULL)
 			die(strerror(errno));
 		return 0;
 	}
