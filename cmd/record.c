@@ -141,15 +141,18 @@ flush(int fd, const char *out)
 static long long
 save(Shm *s, Reader *rd, int fd, const char *out, unsigned long long max, int *wait)
 {
-	uint32_t nring = shmnring(s), i, src;
+	static uint32_t ring[Nringmax];
+	uint32_t nring = shmnring(s), nq = shmringsqueued(s, ring, Nringmax), k, i, src;
 	unsigned long long done = 0;
 	Capchunk *c;
 	size_t want;
 	ssize_t n;
 
 	*wait = 0;
-	for (i = 0; i <= nring && done < max; i++) {
-		src = i == nring ? Capshared : i;
+	/* the rings with records, then the shared ring */
+	for (k = 0; k <= nq && done < max; k++) {
+		i = k == nq ? nring : ring[k];
+		src = k == nq ? Capshared : i;
 		if (opos + sizeof *c + Nsrc * sizeof(Rec) > (size_t)Bufrec * sizeof(Rec) && flush(fd, out) < 0)
 			return -1;
 		want = max - done < Nsrc ? max - done : Nsrc;

@@ -272,6 +272,7 @@ const char *deverr(const Dev *d);
 size_t	devstate(Dev *d, char *buf, size_t n);	/* state text, NUL-terminated; its length, always < n (and < Statemax) */
 size_t	devread(Dev *d, Reader *r, char *buf, size_t n);	/* consumes records as text; 0 when none ready (r->wait: one is being written); never waits */
 size_t	devreadraw(Dev *d, Reader *r, Rec *out, size_t n);	/* consumes up to n whole records, binary; as devread otherwise (tickets, losses, counters, r->wait) */
+uint32_t	devringsqueued(Dev *d, uint32_t *ring, uint32_t n);	/* the writers' rings holding records now, up to n of them, in order: their number */
 size_t	devreadring(Dev *d, Reader *r, uint32_t ring, Rec *out, size_t n);	/* devreadraw of one source, unmerged: writer's ring < the host's nring, or the shared ring (== nring) */
 void	devfmt(char *line, const Rec *rec);	/* the Reclen bytes of its line, as devread gives it */
 int	devreader(Dev *d, uint32_t pid, int open);	/* the reader rule: pid is not traced while open */

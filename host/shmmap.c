@@ -96,6 +96,12 @@ shmnring(Shm *s)
 	return s->nring;
 }
 
+uint32_t
+shmringsqueued(Shm *s, uint32_t *ring, uint32_t n)
+{
+	return devringsqueued(s->d, ring, n);
+}
+
 Dev *
 shmcreate(const char *dir, int logmax, int nring, uint64_t hz, Shm **hdr)
 {

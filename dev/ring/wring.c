@@ -114,6 +114,23 @@ wcounts(Wring *r, uint64_t cap, uint64_t *hits, uint64_t *read, uint64_t *queued
 	*lost = rld(&r->nlost) + (head - tail - q);
 }
 
+/*
+ * The rings a capture reads this pass: two loads a ring, no lock, so
+ * that a pass over many rings costs little when few have records.  A
+ * ring whose head a writer is moving is seen now or at the next pass.
+ */
+uint32_t
+devringsqueued(Dev *d, uint32_t *ring, uint32_t n)
+{
+	uint32_t nr = mapnring(d), i, k = 0;
+	Wring *wr = wrings(d, maplogmax(d));
+
+	for (i = 0; i < nr && k < n; i++)
+		if (ald(&wr[i].head) != rld(&wr[i].tail))
+			ring[k++] = i;
+	return k;
+}
+
 /* the sums over every ring (read is counted in Dev.nread too: not summed here) */
 void
 wringstats(Dev *d, uint32_t log, uint64_t *hits, uint64_t *read, uint64_t *queued, uint64_t *lost, uint64_t *dropped)

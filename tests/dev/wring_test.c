@@ -314,15 +314,21 @@ test_readring(void **unused)
 	Writer a = { 0 }, b = { 0 };
 	Reader r = { 0 };
 	Rec out[64];
+	uint32_t q[4];
 	int i;
 
 	(void)unused;
 	assert_int_equal(ctl(d, "size 4"), 0);
+	assert_int_equal(devringsqueued(d, q, 4), 0);
 	for (i = 0; i < 40; i++)
 		whit(d, &a, 10, 1000 + i, i);
 	for (i = 0; i < 5; i++)
 		whit(d, &b, 11, 2000 + i, 500 + i);
 	whit(d, NULL, 12, 3000, 900);
+	assert_int_equal(devringsqueued(d, q, 4), 2);	/* rings 0 and 1 hold records; 2 and 3 never used */
+	assert_int_equal(q[0], 0);
+	assert_int_equal(q[1], 1);
+	assert_int_equal(devringsqueued(d, q, 1), 1);	/* at most n */
 	assert_int_equal(devreadring(d, &r, 1, out, 3), 3);	/* at most n */
 	assert_int_equal(out[0].a[0], 500);
 	assert_int_equal(out[2].a[0], 502);
@@ -333,6 +339,8 @@ test_readring(void **unused)
 	assert_int_equal(out[0].tid, 10);
 	assert_int_equal(out[0].a[1], 2);
 	assert_int_equal(devreadring(d, &r, 0, out, 64), 0);
+	assert_int_equal(devringsqueued(d, q, 4), 1);	/* ring 0 read out: ring 1's 2 left */
+	assert_int_equal(q[0], 1);
 	assert_int_equal(devreadring(d, &r, 2, out, 64), 0);	/* never used */
 	assert_int_equal(devreadring(d, &r, Testnring, out, 64), 1);	/* the shared ring, after the writers' */
 	assert_int_equal(out[0].a[0], 900);
