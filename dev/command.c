@@ -30,6 +30,7 @@ struct Ctl {
 	char *rest;		/* the line after the third field, for pred */
 	uint32_t pid;
 	const Devsigs *sigs;	/* the host's signatures, or nil */
+	const Devsyms *syms;	/* the host's functions, or nil */
 	int said;		/* the command wrote its refusal's text in Dev.err itself */
 };
 
@@ -80,11 +81,62 @@ okname(const char *s)
 	return n > 0 && n < Namelen;
 }
 
+/* the new trace (the youngest: a function an older trace selects is that one's) would select sym */
+static int
+selects(Ctl *c, int kind, uint64_t start, uint64_t end, const char *glob, const Devsym *sym)
+{
+	int hit = kind == Range ? sym->addr >= start && sym->addr < end : sym->name && globmatch(glob, sym->name);
+
+	return hit && devselect(c->d, sym->addr, sym->addr, 1, sym->name) < 0;
+}
+
+/*
+ * The host's functions (Devsyms) that the trace would select: the first
+ * denied one refuses it (Eperm), and so does none that can be patched
+ * (Einval), before it is made: a refusal in the same call.
+ */
+static int
+symcheck(Ctl *c, int kind, uint64_t start, uint64_t end, const char *glob, const char *name)
+{
+	const Devsyms *y = c->syms;
+	const Devsym *s;
+	Buf b = { c->d->err, c->d->err + Errmax - 1 };
+	uint32_t i, n = 0, w;
+
+	if (y == 0)
+		return Errnone;
+	for (i = 0, s = 0; i < y->n && s == 0; i++) {
+		if (!selects(c, kind, start, end, glob, &y->sym[i]))
+			continue;
+		if ((w = y->sym[i].why) >= Symdenied && w - Symdenied < y->nwhy)
+			s = &y->sym[i];
+		n += w == Symok;
+	}
+	if (s == 0 && n > 0)
+		return Errnone;
+	bputs(&b, "trace: ");
+	bputs(&b, name);
+	if (s) {
+		bputs(&b, " selects ");
+		bputs(&b, s->name);
+		bputs(&b, ": ");
+		bputs(&b, y->why[s->why - Symdenied]);
+		bputs(&b, ", never traced");
+	} else {
+		bputc(&b, ' ');
+		bputs(&b, y->nosite);
+	}
+	bputnul(&b);
+	c->said = 1;
+	return s ? Errdenied : Errnosite;
+}
+
 static int
 newtrace(Ctl *c, int kind, uint64_t start, uint64_t end, const char *glob, const char *name)
 {
 	Dev *d = c->d;
 	Trace *t, *free = 0;
+	int err;
 
 	if (!okname(name))
 		return Errname;
@@ -107,6 +159,8 @@ newtrace(Ctl *c, int kind, uint64_t start, uint64_t end, const char *glob, const
 	}
 	if (free == 0)
 		return Errntrace;
+	if ((err = symcheck(c, kind, start, end, glob, name)) != Errnone)
+		return err;
 	t = free;
 	t->kind = kind;
 	t->on = 0;
@@ -520,9 +574,9 @@ static const Ctlcmd ctlcmds[] = {
 
 /* run one line, NUL-terminated, already checked for length and characters (ctlfile.c) */
 int
-ctlrun(Dev *d, char *line, uint32_t pid, const Devsigs *s)
+ctlrun(Dev *d, char *line, uint32_t pid, const Devsigs *s, const Devsyms *y)
 {
-	Ctl c = { d, 0, { 0 }, 0, pid, s, 0 };
+	Ctl c = { d, 0, { 0 }, 0, pid, s, y, 0 };
 	char *p = line;
 	const Ctlcmd *cmd;
 	int err;

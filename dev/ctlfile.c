@@ -64,7 +64,7 @@ run(Dev *d, Ctlfile *f, uint32_t pid)
 {
 	f->line[f->n] = 0;
 	f->n = 0;
-	return ctlrun(d, f->line, pid, f->sigs);
+	return ctlrun(d, f->line, pid, f->sigs, f->syms);
 }
 
 /* eof: the end of buf ends the file's line too */
@@ -139,6 +139,7 @@ devctlsigs(Dev *d, const char *buf, size_t n, uint32_t pid, const Devsigs *s)
 	f.skip = 0;
 	f.pid = pid;
 	f.sigs = s;
+	f.syms = 0;
 	return ctlwrite(d, &f, buf, n, pid, 1);
 }
 

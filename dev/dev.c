@@ -1,8 +1,8 @@
 /*
  * dev.c: the device as a whole: its files, its size and set-up, the checks a host
  * makes of a mapped block, the reader rule, and the rules a host adds
- * to the control language (devhostrules) and the traces it refuses
- * after the device made them (devtracerefuse): the kernel's.
+ * to the control language (devhostrules) and the traces whose hooks it
+ * failed to set (devtraceoff): the kernel's.
  */
 #include "dev/dat.h"
 #include "dev/error.h"
@@ -114,20 +114,15 @@ devhostrules(Dev *d, uint32_t rules, uint64_t textbase)
 	d->textbase = textbase;
 }
 
-uint32_t
-devtracegen(Dev *d, int slot)
-{
-	return slot >= 0 && slot < Ntrace ? ald(&d->trace[slot].gen) : 0;
-}
-
 /*
- * A host's refusal of a trace the device made or turned on: "trace:
- * NAME" and why in Dev.err, the trace removed (its aggregations with
- * it, as trace NAME remove does) or only turned off; a new control
- * generation.  Its errno, err.
+ * A trace whose hooks the host could not set at run time (a kprobe the
+ * kernel refused, known only when registered): "trace: NAME" and why
+ * in Dev.err, the trace turned off, a new control generation.  Its
+ * errno, err.  A refusal of what a trace selects is made at trace ...
+ * new (command.c: Devsyms), never here.
  */
 int
-devtracerefuse(Dev *d, int slot, int remove, int err, const char *why)
+devtraceoff(Dev *d, int slot, int err, const char *why)
 {
 	char name[Namelen];
 	Trace *t;
@@ -140,12 +135,7 @@ devtracerefuse(Dev *d, int slot, int remove, int err, const char *why)
 	bputs(&b, name);
 	bputs(&b, why);
 	bputnul(&b);
-	if (remove) {
-		ast(&t->gen, 0);
-		t->on = 0;
-		aggdetach(d, slot);
-	} else
-		ast(&t->on, 0);
+	ast(&t->on, 0);
 	ctlchanged(d);
 	return err;
 }

@@ -59,6 +59,7 @@ typedef struct Reader Reader;
 typedef struct Writer Writer;
 typedef struct Ctlfile Ctlfile;
 typedef struct Devsigs Devsigs;
+typedef struct Devsyms Devsyms;
 typedef struct Rec Rec;
 
 /*
@@ -185,6 +186,7 @@ struct Ctlfile {
 	uint32_t skip;		/* drop what comes up to the next newline: the rest of a refused line */
 	uint32_t pid;		/* its last writer: a line run at close runs as theirs */
 	const Devsigs *sigs;	/* the host's signatures for the lines this write or close runs, or nil: set for the call, never kept */
+	const Devsyms *syms;	/* the host's functions, or nil: every function can be traced; set for the call, never kept */
 };
 
 /*
@@ -201,6 +203,36 @@ struct Devsigs {
 	const char *text;
 	size_t n;
 	void *work;
+};
+
+/*
+ * The functions a host can patch, as data (the kernel's: made at load
+ * and again when a module comes or goes, handed in with each control
+ * write in Ctlfile.syms; the block holds no pointer, so it is never
+ * kept).  trace ... new checks its selection against them and refuses
+ * in the same call, before the trace exists: a denied function (Eperm,
+ * "selects NAME: why[i], never traced", the first by address), or none
+ * that can be patched (Einval, " nosite").  A function another trace selects
+ * already is that trace's, not the new one's (devselect).
+ */
+enum {
+	Symok = 0,	/* Devsym.why: it can be traced */
+	Symnosite = 1,	/* no site at its entry (notrace, inlined, not a function) */
+	Symdenied = 2,	/* Symdenied + i: never traced, for the reason why[i] */
+};
+typedef struct Devsym Devsym;
+struct Devsym {
+	uint64_t addr;
+	const char *name;
+	const char *obj;	/* the host's: its object's name */
+	uint32_t why;
+};
+struct Devsyms {
+	const Devsym *sym;	/* sorted by address */
+	uint32_t n;
+	const char *const *why;	/* the denials' texts */
+	uint32_t nwhy;
+	const char *nosite;	/* the text after "trace: NAME " when none can be patched */
 };
 
 /*
@@ -310,8 +342,8 @@ enum {
 	Ruletext = 2,
 };
 void	devhostrules(Dev *d, uint32_t rules, uint64_t textbase);
-uint32_t	devtracegen(Dev *d, int slot);	/* the trace's generation, new at each change; 0: none */
-int	devtracerefuse(Dev *d, int slot, int remove, int err, const char *why);	/* the host refuses the trace: removed (or turned off), "trace: NAME" why in deverr(); returns err */
+/* a trace whose hooks the host failed to set at run time (a kprobe refused): turned off, "trace: NAME" why in deverr(); returns err */
+int	devtraceoff(Dev *d, int slot, int err, const char *why);
 
 /* what a host needs to patch sites */
 uint32_t *devctlgen(Dev *d);	/* bumped on every state change; hosts may futex-wait on it */

@@ -34,6 +34,8 @@
 	X(Errglobquote,	Einval,	"pattern quoted twice") \
 	X(Erroverlap,	Eexist,	"range overlaps trace") \
 	X(Errntrace,	Enospc,	"too many traces") \
+	X(Errdenied,	Eperm,	"selects a function the host never traces")	/* Devsyms: command.c writes the host's text, with the names */ \
+	X(Errnosite,	Einval,	"selects no function the host can patch")	/* likewise */ \
 	X(Errpredform,	Einval,	"predicate must be /expression/") \
 	X(Errpredlong,	E2big,	"predicate too long") \
 	X(Erractform,	Einval,	"expected trace NAME trigger stop [after N] [/pred/], trigger start [/pred/], speculate|commit|discard [/pred/], or actions clear") \

@@ -42,7 +42,7 @@
 struct Buf;
 
 /* command.c */
-int	ctlrun(Dev *d, char *line, uint32_t pid, const Devsigs *s);	/* one line, NUL-terminated, checked for length and characters, s the host's signatures or nil: 0 or an errno */
+int	ctlrun(Dev *d, char *line, uint32_t pid, const Devsigs *s, const Devsyms *y);	/* one line, NUL-terminated, checked for length and characters, s the host's signatures, y its functions (or nil): 0 or an errno */
 
 /* sess.c */
 void	sesscheck(Dev *d);	/* the table's damage repaired and counted, before the state prints its counters */

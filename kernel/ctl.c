@@ -4,24 +4,22 @@
  * devhostrules): _text+HEX, a word where an address goes, is the
  * address HEX bytes into the kernel's text (the paper's offsets), and
  * policy block is refused (a full ring would make a probe wait, and a
- * probe runs where nothing may sleep or spin for long).  Then this file
- * adds what only the kernel can know, through devtracerefuse:
+ * probe runs where nothing may sleep or spin for long).  Each call
+ * hands the device the kernel's functions as data (syms.c: symstab, in
+ * Ctlfile.syms), so trace ... new refuses in its own call a trace that
+ * selects a function the tracer runs itself, or none ftrace can patch.
  *
- *  - a trace that selects a function the tracer runs itself (symdenied)
- *    or no function ftrace can patch is removed again, with the reason.
- *  - a trace turned on whose return cannot be probed goes off again.
- *
- * and makes the hooks what the device now says.  The same for each
- * level: a session's ctl runs its lines on the session's Dev, whose
- * rules clone set as the top level's.  Sessions: clone, the opens of
- * their files (the owner's, or root's) and the end at the last close
- * of the clone file and the ctl files, the holder's death included (its
- * files are closed by the kernel).
+ * Then the hooks are made what the device now says.  Only a return
+ * that cannot be probed (a kretprobe the kernel refuses: known when
+ * registered) turns its trace off after the fact (devtraceoff).  The
+ * same for each level: a session's ctl runs its lines on the session's
+ * Dev, whose rules clone set as the top level's.  Sessions: clone, the
+ * opens of their files (the owner's, or root's) and the end at the last
+ * close of the clone file and the ctl files, the holder's death
+ * included (its files are closed by the kernel).
  */
 #include "k.h"
 #include <linux/kernel.h>
-
-static u32 checked[Nlev][Ntrace];	/* the trace generation last found traceable */
 
 Dev *
 klevel(uint32_t sess, uint32_t serial)
@@ -35,52 +33,7 @@ klevel(uint32_t sess, uint32_t serial)
 	return devsess(kdev, sess);
 }
 
-/* level l's traces new or changed since their last check: each must select a traceable function, and no denied one */
-static int
-checknew1(Dev *d, u32 *checked)
-{
-	const char *why;
-	char text[160];
-	int k, i, n;
-	u32 g;
-
-	for (k = 0; k < Ntrace; k++) {
-		if ((g = devtracegen(d, k)) == 0 || g == checked[k])
-			continue;
-		why = NULL;
-		for (i = n = 0; i < nksym && why == NULL; i++) {
-			if (devselect(d, ksym[i].addr, ksym[i].addr, 1, ksym[i].name) != k)
-				continue;
-			if ((why = symdenied(&ksym[i])) == NULL && symtraceable(&ksym[i]))
-				n++;
-		}
-		if (why == NULL && n > 0) {
-			checked[k] = g;
-			continue;
-		}
-		if (why) {
-			snprintf(text, sizeof text, " selects %s: %s, never traced", ksym[i - 1].name, why);
-			return devtracerefuse(d, k, 1, Eperm, text);
-		}
-		return devtracerefuse(d, k, 1, Einval, " selects no function ftrace can patch (notrace, inlined, or not a function's entry)");
-	}
-	return 0;
-}
-
-static int
-checknew(void)
-{
-	Dev *d;
-	u32 l;
-	int e;
-
-	for (l = 0; l <= ksess; l++)
-		if ((d = devsess(kdev, l)) != NULL && (e = checknew1(d, checked[l])) != 0)
-			return e;
-	return 0;
-}
-
-/* after the device ran lines: the kernel's refusals, then the hooks */
+/* after the device ran lines: the hooks, a trace whose return cannot be probed off */
 static int
 after(int e)
 {
@@ -88,15 +41,13 @@ after(int e)
 	int lev, bad, e2;
 	Dev *d;
 
-	if ((e2 = checknew()) != 0 && e == 0)
-		e = e2;
 	while ((e2 = hooksapply(why, sizeof why, &lev, &bad)) != 0) {
 		if (bad < 0 || bad >= Ntrace || (d = devsess(kdev, lev)) == NULL) {
 			pr_err("devtrace: %s\n", why);
 			return e ? e : e2;
 		}
 		snprintf(text, sizeof text, ": %s", why);
-		e2 = devtracerefuse(d, bad, 0, Einval, text);
+		e2 = devtraceoff(d, bad, Einval, text);
 		if (e == 0)
 			e = e2;
 	}
@@ -120,11 +71,13 @@ kctlwrite(uint32_t sess, uint32_t serial, Ctlfile *f, const char *buf, size_t n,
 
 	mutex_lock(&kctl);
 	f->sigs = s;
+	f->syms = symstab();
 	if ((d = klevel(sess, serial)) == NULL)
 		e = ENXIO;
 	else
 		e = after(devctlwrite(d, f, buf, n, pid));
 	f->sigs = NULL;
+	f->syms = NULL;
 	mutex_unlock(&kctl);
 	ksigsfree(s);
 	return e;
@@ -140,9 +93,11 @@ kctlclose(uint32_t sess, uint32_t serial, Ctlfile *f)
 
 	mutex_lock(&kctl);
 	f->sigs = s;
+	f->syms = symstab();
 	if (devctlpending(f) && (d = klevel(sess, serial)) != NULL)
 		e = after(devctlclose(d, f));	/* zeroes f */
 	f->sigs = NULL;
+	f->syms = NULL;
 	mutex_unlock(&kctl);
 	ksigsfree(s);
 	return e;

@@ -59,7 +59,7 @@ want(void)
 				lev |= 1u << l;
 			}
 		}
-		if (lev == 0 || symdenied(&ksym[i]) || !symtraceable(&ksym[i]))
+		if (lev == 0 || ksym[i].why != Symok)
 			continue;
 		t->site[n].entry = ksym[i].addr;
 		t->site[n].lev = lev;

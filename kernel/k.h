@@ -99,14 +99,8 @@ unsigned long	*tabips(Tab *t);	/* its sites' entries, for a registration (kvfree
 int	hitbind(void);		/* every level's Writers, sessions' included, on their rings, for good */
 Dev	*levdev(uint32_t lev);	/* where level lev's Dev lies in the block, live or not */
 
-/* syms.c: the kernel's functions, from /proc/kallsyms, sorted by address */
-typedef struct Ksym Ksym;
-struct Ksym {
-	unsigned long addr;
-	const char *name;
-	const char *obj;	/* "vmlinux" or the module's name */
-	u8 ok;			/* ftrace can patch it: 0 not asked yet, 1 yes, 2 no */
-};
+/* syms.c: the kernel's functions, from /proc/kallsyms, sorted by address, each found traceable or not once */
+typedef Devsym Ksym;	/* why: Symok, Symnosite, or Symdenied + a deny reason (symsload, modin) */
 extern Ksym *ksym;
 extern int nksym;
 extern unsigned long ktext;	/* _text: trace _text+OFF takes offsets from it */
@@ -115,8 +109,7 @@ int	symsload(void);
 int	symsmod(struct module *m, int in);	/* a module's functions in (COMING) or out (GOING) */
 void	symsfree(void);
 const char	*symstext(size_t *n);	/* the symbol file: "pc name object" lines */
-const char	*symdenied(const Ksym *s);	/* why it may never be traced, or NULL */
-int	symtraceable(Ksym *s);		/* an ftrace location (asked of ftrace once) */
+const Devsyms	*symstab(void);		/* ksym as the device's trace command checks a selection against, for one call under kctl */
 const char	*symname(uint64_t pc, void *arg);	/* a func key's name, for devaggs */
 
 /* wake.c: the follow file's readers wait on kpipe (files.c), hooks wake them */

@@ -4,7 +4,9 @@
  * load (as root, insmod's credentials show the addresses), keeps the
  * text symbols sorted by address, and serves them as the symbol file
  * in the format scripts/name reads.  Modules loaded later come and go
- * through symsmod (mods.c).
+ * through symsmod (mods.c).  Each function is found traceable or not
+ * once, as it comes (classify): the device checks a trace's selection
+ * against that table in the trace's own command (symstab).
  */
 #include "k.h"
 #include <linux/fs.h>
@@ -27,7 +29,9 @@ unsigned long ktext;
 static char *raw;		/* /proc/kallsyms as read: the names point into it */
 static char *text;		/* the symbol file */
 static size_t ntext;
-static struct ftrace_ops probe;	/* never registered: ftrace_set_filter_ip on it asks "is this a site?" */
+static struct ftrace_ops probe;	/* never registered: a filter set on it asks "are these sites?", then emptied */
+
+enum { Unasked = ~0u };	/* Ksym.why of a function not classified yet */
 
 /*
  * Never traced, whatever a trace selects: the code a hook runs (this
@@ -39,6 +43,13 @@ static const char *const deny[] = {
 	"*ftrace*", "*kprobe*", "*rethook*", "*irq_work*", "text_poke*",
 	"*int3*", "__x86_indirect_thunk*", "__x86_return_thunk", "*_fentry*", "*mcount*",
 };
+
+/* the texts of a trace's refusal (Devsyms): Symdenied + 0, + 1, and none patchable */
+static const char *const denywhy[] = {
+	"devtrace's own code",
+	"the tracer's own machinery (ftrace, kprobes, irq_work, text patching)",
+};
+static const char nosite[] = "selects no function ftrace can patch (notrace, inlined, or not a function's entry)";
 
 /* the names of a module loaded after devtrace */
 typedef struct Kmod Kmod;
@@ -135,7 +146,105 @@ maketext(void)
 	ntext = 0;
 	for (i = 0; i < nksym; i++)
 		if (cap - ntext > 200)
-			ntext += scnprintf(text + ntext, cap - ntext, "%016lx %s %s\n", ksym[i].addr, ksym[i].name, ksym[i].obj);
+			ntext += scnprintf(text + ntext, cap - ntext, "%016lx %s %s\n", (unsigned long)ksym[i].addr, ksym[i].name, ksym[i].obj);
+	return 0;
+}
+
+/* Symdenied + the reason s may never be traced, or Symok */
+static u32
+denied(const Ksym *s)
+{
+	size_t i;
+
+	if (strcmp(s->obj, "devtrace") == 0)
+		return Symdenied + 0;
+	for (i = 0; i < ARRAY_SIZE(deny); i++)
+		if (globmatch(deny[i], s->name))
+			return Symdenied + 1;
+	return Symok;
+}
+
+/*
+ * A site at the function's entry, as its bytes show: its first
+ * instruction (after IBT's ENDBR64 where the kernel has IBT: kver.h)
+ * is the 5-byte NOP that -mfentry left (or the call ftrace made of
+ * it).  ftrace alone would also take a symbol whose site lies further
+ * on, in another function's name: __x64_sys_getppid for
+ * __do_sys_getppid's.
+ */
+static int
+entrysite(unsigned long at)
+{
+	static const u8 nop5[] = { BYTES_NOP5 };	/* the ISA's bytes are the kernel's headers' (arch-only) */
+	u8 b[5];
+	u32 w;
+
+	if (copy_from_kernel_nofault(&w, (void *)at, sizeof w) == 0 && is_endbr(w))
+		at += sizeof w;
+	return copy_from_kernel_nofault(b, (void *)at, sizeof b) == 0 &&
+		(b[0] == CALL_INSN_OPCODE || memcmp(b, nop5, sizeof b) == 0);
+}
+
+/*
+ * Which of ips[0..n) ftrace takes as sites (notrace, __init gone, a
+ * static branch's NOP: refused), ok[i] set for those: one filter for
+ * all, reset each time; one refused address refuses the lot, so each
+ * half is asked again.  A few refused in tens of thousands: a few
+ * dozen asks, where one ask per function copied a growing filter.
+ */
+static void
+asksites(unsigned long *ips, u8 *ok, int n)
+{
+	if (n == 0)
+		return;
+	if (ftrace_set_filter_ips(&probe, ips, n, 0, 1) == 0) {
+		memset(ok, 1, n);
+		return;
+	}
+	if (n == 1)
+		return;
+	asksites(ips, ok, n / 2);
+	asksites(ips + n / 2, ok + n / 2, n - n / 2);
+}
+
+/* the functions not classified yet: denied, no site, or a site (Symok); the probe's filter emptied after */
+static int
+classify(void)
+{
+	unsigned long *ips;
+	int *at, i, n = 0;
+	u8 *ok;
+
+	if ((ips = vmalloc(sizeof *ips * (nksym + 1))) == NULL)
+		return -ENOMEM;
+	at = vmalloc(sizeof *at * (nksym + 1));
+	ok = vzalloc(nksym + 1);
+	if (at == NULL || ok == NULL) {
+		vfree(ok);
+		vfree(at);
+		vfree(ips);
+		return -ENOMEM;
+	}
+	for (i = 0; i < nksym; i++) {
+		if (ksym[i].why != Unasked)
+			continue;
+		ksym[i].why = denied(&ksym[i]);
+		if (ksym[i].why != Symok)
+			continue;
+		ksym[i].why = Symnosite;
+		if (entrysite(ksym[i].addr)) {
+			at[n] = i;
+			ips[n++] = ksym[i].addr;
+		}
+	}
+	asksites(ips, ok, n);
+	ftrace_set_filter_ips(&probe, ips, 0, 0, 1);	/* emptied: the filter held the last ask */
+	for (i = 0; i < n; i++)
+		if (ok[i])
+			ksym[at[i]].why = Symok;
+	vfree(ok);
+	vfree(at);
+	vfree(ips);
 	return 0;
 }
 
@@ -182,6 +291,7 @@ symsload(void)
 		ksym[nksym].addr = addr;
 		ksym[nksym].name = name;
 		ksym[nksym].obj = obj;
+		ksym[nksym].why = Unasked;
 		nksym++;
 	}
 	if (nksym == 0 || ktext == 0) {
@@ -190,7 +300,7 @@ symsload(void)
 		return -EPERM;
 	}
 	sort(ksym, nksym, sizeof *ksym, cmpsym, NULL);
-	if ((e = maketext()) != 0)
+	if ((e = classify()) != 0 || (e = maketext()) != 0)
 		symsfree();
 	return e;
 }
@@ -214,7 +324,7 @@ modin(struct module *m)
 	Ksym *v;
 	Kmod *k;
 	char *p;
-	int i, n = 0;
+	int i, e, n = 0;
 
 	for (i = 0; i < ks->num_symtab; i++)
 		if (modfunc(m, ks, i, &a, &name)) {
@@ -237,6 +347,7 @@ modin(struct module *m)
 			v[n].addr = a;
 			v[n].name = strcpy(p, name);
 			v[n].obj = k->obj;
+			v[n].why = Unasked;
 			p += strlen(name) + 1;
 			n++;
 		}
@@ -246,24 +357,21 @@ modin(struct module *m)
 	nksym = n;
 	k->next = kmods;
 	kmods = k;
+	if ((e = classify()) != 0)
+		return e;
 	return maketext();
 }
 
-/* its functions out of ksym (and out of the probe's filter), its names freed */
+/* its functions out of ksym, its names freed */
 static int
 modout(struct module *m)
 {
 	Kmod **l, *k;
 	int i, n = 0;
 
-	for (i = 0; i < nksym; i++) {
-		if (strcmp(ksym[i].obj, m->name) != 0) {
+	for (i = 0; i < nksym; i++)
+		if (strcmp(ksym[i].obj, m->name) != 0)
 			ksym[n++] = ksym[i];
-			continue;
-		}
-		if (ksym[i].ok == 1)
-			ftrace_set_filter_ip(&probe, ksym[i].addr, 1, 0);
-	}
 	if (n == nksym)
 		return 0;
 	nksym = n;
@@ -309,44 +417,14 @@ symstext(size_t *n)
 	return text;
 }
 
-const char *
-symdenied(const Ksym *s)
+const Devsyms *
+symstab(void)
 {
-	size_t i;
+	static Devsyms t = { .why = denywhy, .nwhy = ARRAY_SIZE(denywhy), .nosite = nosite };
 
-	if (strcmp(s->obj, "devtrace") == 0)
-		return "devtrace's own code";
-	for (i = 0; i < ARRAY_SIZE(deny); i++)
-		if (globmatch(deny[i], s->name))
-			return "the tracer's own machinery (ftrace, kprobes, irq_work, text patching)";
-	return NULL;
-}
-
-/*
- * A site at the function's entry: its first instruction (after IBT's
- * ENDBR64 where the kernel has IBT: kver.h) is the 5-byte NOP that
- * -mfentry left (or the call ftrace made of it), and ftrace takes it (notrace, __init gone, not a function: refused).  ftrace
- * alone would also take a symbol whose site lies further on, in another
- * function's name: __x64_sys_getppid for __do_sys_getppid's.
- */
-int
-symtraceable(Ksym *s)
-{
-	static const u8 nop5[] = { BYTES_NOP5 };	/* the ISA's bytes are the kernel's headers' (arch-only) */
-	u8 b[5];
-	u32 w;
-	unsigned long at = s->addr;
-
-	if (s->ok == 0) {
-		s->ok = 2;
-		if (copy_from_kernel_nofault(&w, (void *)at, sizeof w) == 0 && is_endbr(w))
-			at += sizeof w;
-		if (copy_from_kernel_nofault(b, (void *)at, sizeof b) == 0 &&
-		    (b[0] == CALL_INSN_OPCODE || memcmp(b, nop5, sizeof b) == 0) &&
-		    ftrace_set_filter_ip(&probe, s->addr, 0, 1) == 0)
-			s->ok = 1;
-	}
-	return s->ok == 1;
+	t.sym = ksym;
+	t.n = nksym;
+	return &t;
 }
 
 /* the name of the function whose entry is pc, the first of its aliases (as want() in hooks.c takes it), or NULL */

@@ -250,13 +250,12 @@ test_blank_lines(void **unused)
 	free(d);
 }
 
-/* the kernel's rules, through devhostrules and devtracerefuse: no block, _text+ offsets, traces it refuses */
+/* the kernel's rules, through devhostrules and devtraceoff: no block, _text+ offsets, a trace turned off */
 static void
 test_host_rules(void **unused)
 {
 	Dev *d = newdev(16), *plain = newdev(16);
 	Ctlfile f = { 0 };
-	uint32_t g;
 
 	(void)unused;
 	/* a device whose host set no rules takes block and refuses _text+ */
@@ -281,25 +280,77 @@ test_host_rules(void **unused)
 	assert_int_equal(ctl(d, "trace _text+ _text+30 new u"), Einval);
 	assert_string_equal(deverr(d), "trace: bad address");
 	assert_int_equal(ctl(d, "trace _text+zz 3000 new u"), Einval);
-	/* a trace the host refuses: turned off, or removed with its aggregations */
+	/* a trace whose hooks the host failed to set: turned off, kept with its aggregations */
 	assert_int_equal(ctl(d, "trace t on\nagg t entry @n = count()"), 0);
-	g = devtracegen(d, 0);
-	assert_int_not_equal(g, 0);
-	assert_int_equal(devtracegen(d, 1), 0);
-	assert_int_equal(devtracegen(d, -1), 0);
-	assert_int_equal(devtracerefuse(d, 0, 0, Einval, ": no exit probe"), Einval);
+	assert_int_equal(devtraceoff(d, 0, Einval, ": no exit probe"), Einval);
 	assert_string_equal(deverr(d), "trace: t: no exit probe");
 	assert_null(strstr(commands(d), "trace t on\n"));
-	assert_int_equal(devtracegen(d, 0), g);
-	assert_int_equal(devtracerefuse(d, 0, 1, Eperm, " selects f: denied, never traced"), Eperm);
-	assert_string_equal(deverr(d), "trace: t selects f: denied, never traced");
-	assert_null(strstr(commands(d), "trace 0000000000001010"));
-	assert_null(strstr(commands(d), "agg t"));
-	assert_int_equal(devtracegen(d, 0), 0);
-	assert_int_equal(devtracerefuse(d, 0, 1, Eperm, "gone"), Eperm);	/* none there: nothing changes */
+	assert_non_null(strstr(commands(d), "trace 0000000000001010 0000000000001020 new t\n"));
+	assert_non_null(strstr(commands(d), "agg t entry"));
+	assert_int_equal(devtraceoff(d, 1, Einval, "gone"), Einval);	/* none there: nothing changes */
+	assert_string_equal(deverr(d), "trace: t: no exit probe");
 	assert_int_equal(counter(d, "#corrupt "), 0);
 	free(d);
 	free(plain);
+}
+
+/* the host's functions (Devsyms, the kernel's), handed in with a write: trace ... new refuses in the same call */
+static const char *const symwhy[] = { "own code", "the tracer's machinery" };
+static const Devsym symtab[] = {
+	{ 0x1000, "a_ok", "vmlinux", Symok },
+	{ 0x1010, "a_nosite", "vmlinux", Symnosite },
+	{ 0x1020, "b_denied", "vmlinux", Symdenied + 1 },
+	{ 0x1030, "c_ok", "vmlinux", Symok },
+	{ 0x1040, "d_nosite", "vmlinux", Symnosite },
+	{ 0x1050, "e_denied", "devtrace", Symdenied + 0 },
+};
+static const Devsyms syms = { symtab, 6, symwhy, 2, "selects no function ftrace can patch (notrace, inlined, or not a function's entry)" };
+
+/* one line written with the host's functions: its errno */
+static int
+symctl(Dev *d, const char *line)
+{
+	Ctlfile f = { 0 };
+
+	f.syms = &syms;
+	return devctlwrite(d, &f, line, strlen(line), 1);
+}
+
+static void
+test_host_syms(void **unused)
+{
+	Dev *d = newdev(16);
+
+	(void)unused;
+	assert_int_equal(symctl(d, "trace a_* new a\n"), 0);
+	assert_non_null(strstr(commands(d), "trace a_* new a\n"));
+	/* a denied function: EPERM, its name and the host's reason, the trace never made */
+	assert_int_equal(symctl(d, "trace b_* new b\n"), Eperm);
+	assert_string_equal(deverr(d), "trace: b selects b_denied: the tracer's machinery, never traced");
+	assert_null(strstr(commands(d), "new b\n"));
+	assert_int_equal(symctl(d, "trace e_denied new e\n"), Eperm);
+	assert_string_equal(deverr(d), "trace: e selects e_denied: own code, never traced");
+	/* the first denied by address, though a traceable one is selected too */
+	assert_int_equal(symctl(d, "trace *_* new all\n"), Eperm);
+	assert_string_equal(deverr(d), "trace: all selects b_denied: the tracer's machinery, never traced");
+	/* none patchable, or none at all: EINVAL */
+	assert_int_equal(symctl(d, "trace d_* new d\n"), Einval);
+	assert_string_equal(deverr(d), "trace: d selects no function ftrace can patch (notrace, inlined, or not a function's entry)");
+	assert_int_equal(symctl(d, "trace nosuch new z\n"), Einval);
+	assert_string_equal(deverr(d), "trace: z selects no function ftrace can patch (notrace, inlined, or not a function's entry)");
+	/* a function an older trace selects is that trace's: a_ok is a's */
+	assert_int_equal(symctl(d, "trace a_ok new a2\n"), Einval);
+	assert_string_equal(deverr(d), "trace: a2 selects no function ftrace can patch (notrace, inlined, or not a function's entry)");
+	/* ranges, by address */
+	assert_int_equal(symctl(d, "trace 1000 1020 new r\n"), Einval);
+	assert_int_equal(symctl(d, "trace 1020 1040 new r\n"), Eperm);
+	assert_string_equal(deverr(d), "trace: r selects b_denied: the tracer's machinery, never traced");
+	assert_int_equal(symctl(d, "trace 1030 1040 new r\n"), 0);
+	assert_non_null(strstr(commands(d), "trace 0000000000001030 0000000000001040 new r\n"));
+	/* a write without them (user space's) takes any selection */
+	assert_int_equal(ctl(d, "trace b_* new b"), 0);
+	assert_int_equal(counter(d, "#corrupt "), 0);
+	free(d);
 }
 
 static void
@@ -729,6 +780,7 @@ main(void)
 		cmocka_unit_test(test_comments_and_multiline),
 		cmocka_unit_test(test_blank_lines),
 		cmocka_unit_test(test_host_rules),
+		cmocka_unit_test(test_host_syms),
 		cmocka_unit_test(test_refusals),
 		cmocka_unit_test(test_long_lines_and_garbage),
 		cmocka_unit_test(test_round_trip),

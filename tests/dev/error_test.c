@@ -20,6 +20,7 @@ enum {
 	Viascribble,	/* a control write after another process scribbled a count in the block */
 	Viahost,	/* a control write to a device whose host refuses policy block (devhostrules: the kernel's) */
 	Viasess,	/* a block with one session's room: line says what to do (sess(), below) */
+	Viasyms,	/* a write with the host's functions (Devsyms), whose texts the host gives: ctl_test checks them */
 };
 
 static const struct {
@@ -46,6 +47,8 @@ static const struct {
 		"trace aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa* new x" },
 	[Errglobquote] = { Viactl, Einval, "trace", "trace \'\'x\'\' new x" },
 	[Erroverlap] = { Viactl, Eexist, "trace", "trace 1800 1900 new x" },
+	[Errdenied] = { Viasyms, Eperm },
+	[Errnosite] = { Viasyms, Einval },
 	[Errntrace] = { Viactl, Enospc, "trace", "trace 9990000 9990001 new last",
 		"trace %d0000 %d0001 new t%d", Ntrace - 1 },
 	[Errpredform] = { Viactl, Einval, "trace", "trace old pred arg0" },
