@@ -35,6 +35,7 @@ bench: $(BENCH_TOOLS) $(B)/bench/mkrec $(B)/tests/hooks/fx_bench $(B)/tests/hook
 	bench/loss $(LOSS_ARGS)
 	B=$(B) bench/sesscost
 	B=$(B) bench/callsrate
+	bench/threads
 	tests/hooks/bench.sh 10000000
 
 bench-quick: $(BENCH_TOOLS)
@@ -46,6 +47,14 @@ check-bench-quick: $(BENCH_TOOLS)
 	@CC='$(CC)' B=$(B) bench/run --quick --tap $(B)/tap/bench-quick.tap > $(B)/bench/quick.txt 2> $(B)/tap/bench-quick.err || true
 
 .PHONY: bench bench-quick check-bench-quick
+
+# make bench-threads: the threads table of issue 36 (T = 1 2 16 17 32 64: the
+# hooks alone, devtrace record -t, uftrace record), bench/RESULTS
+bench-threads:
+	@$(MAKE) --no-print-directory build-all
+	bench/threads
+
+.PHONY: bench-threads
 
 # the cost of an aggregated hit next to a record's, in instructions per call
 # (callgrind): bench/aggcost prints the table (issue 16)

@@ -51,7 +51,7 @@ zeroslots(Slot *s, uint64_t head, uint32_t log)
 {
 	uint64_t n = head < (1ull << log) ? head : 1ull << log;
 
-	__builtin_memset(s, 0, n * sizeof *s);
+	hostzero(s, n * sizeof *s);
 }
 
 /*

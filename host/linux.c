@@ -3,6 +3,8 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <stdint.h>
+#include <sys/mman.h>
 #include <sched.h>
 #include <signal.h>
 #include <time.h>
@@ -45,6 +47,27 @@ hostwait(uint64_t nsec)
 	struct timespec ts = { (time_t)(nsec / 1000000000ull), (long)(nsec % 1000000000ull) };
 
 	nanosleep(&ts, NULL);
+}
+
+/*
+ * A session's rings made fresh (dev/sess.c): the whole pages of the
+ * shared tmpfs mapping are given back (MADV_REMOVE), not written with
+ * zeros, so a reused session costs no fault and no copy per page its
+ * last run wrote, and holds no memory until written again.  A private
+ * mapping (a test's calloc) refuses: zeros written.
+ */
+void
+hostzero(void *p, size_t n)
+{
+	uintptr_t pg = (uintptr_t)getpagesize(), a = (uintptr_t)p, e = a + n;
+	uintptr_t pa = (a + pg - 1) & ~(pg - 1), pe = e & ~(pg - 1);
+
+	if (pe > pa && madvise((void *)pa, pe - pa, MADV_REMOVE) == 0) {
+		memset(p, 0, pa - a);
+		memset((void *)pe, 0, e - pe);
+		return;
+	}
+	memset(p, 0, n);
 }
 
 int

@@ -50,6 +50,12 @@ hostwait(uint64_t nsec)
 	ndelay(nsec < 1000 ? nsec : 1000);
 }
 
+void
+hostzero(void *p, size_t n)
+{
+	memset(p, 0, n);
+}
+
 int
 hostalive(uint32_t tid)
 {

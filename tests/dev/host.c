@@ -3,6 +3,7 @@
 #define _GNU_SOURCE	/* nanosleep, when a harness compiles this file with -std=c11 alone */
 #endif
 #include <sched.h>
+#include <string.h>
 #include <time.h>
 #include <stdint.h>
 #include "dev/devtrace.h"
@@ -13,6 +14,7 @@ uint64_t testticks = 1000;
 uint64_t testnsec;
 uint64_t testnsecstep;	/* each hostnsec() call advances the clock this much */
 uint64_t testwaits;	/* hostwait() calls */
+void hostzero(void *p, size_t n) { memset(p, 0, n); }
 uint32_t testdead;	/* a thread id hostalive() reports gone */
 
 uint64_t hostticks(void) { return __atomic_add_fetch(&testticks, 1, __ATOMIC_RELAXED); }

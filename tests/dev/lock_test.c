@@ -5,6 +5,7 @@
  * killed the next call takes the lock back (robust); against a lock
  * word scribbled with any value (busy or taken over within the bound,
  * never a crash); and mutual exclusion among threads of two processes.
+ * Also the host's hostzero, which gives a session's written pages back.
  * The real host (host/shm*.c, host/linux.c) on a device in a directory
  * of its own.
  */
@@ -25,7 +26,9 @@
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <cmocka.h>
+#include <sys/stat.h>
 #include "host/shm.h"
+#include "dev/host.h"
 
 static double
 now(void)
@@ -276,6 +279,35 @@ test_mutual_exclusion(void **unused)
 	alarm(0);
 }
 
+/* hostzero on a shared tmpfs mapping: zeros exactly where asked, the whole pages inside given back */
+static void
+test_hostzero(void **unused)
+{
+	char path[] = "/dev/shm/devtrace-zero.XXXXXX";
+	long pg = getpagesize();
+	struct stat st;
+	unsigned char *p;
+	long i;
+	int fd;
+
+	(void)unused;
+	assert_true((fd = mkstemp(path)) >= 0);
+	unlink(path);
+	assert_int_equal(ftruncate(fd, 4 * pg), 0);
+	assert_true((p = mmap(NULL, 4 * pg, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0)) != MAP_FAILED);
+	memset(p, 0xa5, 4 * pg);
+	assert_int_equal(fstat(fd, &st), 0);
+	assert_int_equal(st.st_blocks * 512, 4 * pg);
+	hostzero(p + 100, 3 * pg);	/* part of page 0, pages 1 and 2, part of page 3 */
+	assert_int_equal(fstat(fd, &st), 0);
+	assert_int_equal(st.st_blocks * 512, 2 * pg);	/* pages 1 and 2 no longer held (until read: a read fault takes a page) */
+	for (i = 0; i < 4 * pg; i++)
+		if (p[i] != (i >= 100 && i < 100 + 3 * pg ? 0 : 0xa5))
+			fail_msg("byte %ld is %#x", i, p[i]);
+	munmap(p, 4 * pg);
+	close(fd);
+}
+
 int
 main(void)
 {
@@ -283,6 +315,7 @@ main(void)
 		cmocka_unit_test(test_stuck_holder),
 		cmocka_unit_test(test_scribbled_word),
 		cmocka_unit_test(test_mutual_exclusion),
+		cmocka_unit_test(test_hostzero),
 	};
 
 	return cmocka_run_group_tests(tests, 0, 0);

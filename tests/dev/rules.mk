@@ -1,6 +1,6 @@
 # tests/dev: the device's unit tests (cmocka): control, errors (every one of dev/error.h),
 # ring, writers, the buffer policies, a block other processes scribbled on (hostile), the aggregation tables (agg), and its stress test,
-# also under ThreadSanitizer; the host's lock against a holder that never lets go (lock).
+# also under ThreadSanitizer; the host's lock against a holder that never lets go, and its hostzero (lock).
 DEVTEST_HOST = $(B)/tests/dev/host.o
 DEVTESTS = ctl error ring writer policy stress hostile lock
 DEVTESTS += raw agg wring sess act predargs whole

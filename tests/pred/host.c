@@ -3,6 +3,7 @@
  * fixture's values, counting the calls of those a predicate may make.
  */
 #include <stddef.h>
+#include <string.h>
 #include "dev/host.h"
 #include "tests/pred/fixture.h"
 
@@ -13,6 +14,7 @@ uint64_t hostticks(void) { return Fticks; }
 uint64_t hostnsec(void) { return 0; }
 void hostclock(uint64_t *ticks, uint64_t *ns) { *ticks = Fticks; *ns = 0; }
 void hostwait(uint64_t nsec) { (void)nsec; }
+void hostzero(void *p, size_t n) { memset(p, 0, n); }
 int hostalive(uint32_t tid) { (void)tid; return 1; }
 int hostdescends(uint32_t pid, uint32_t anc) { (void)pid; (void)anc; return 0; }
 uint32_t hostppid(void) { nhostcalls++; return Fppid; }
