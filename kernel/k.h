@@ -117,7 +117,7 @@ void	symsfree(void);
 const char	*symstext(size_t *n);	/* the symbol file: "pc name object" lines */
 const char	*symdenied(const Ksym *s);	/* why it may never be traced, or NULL */
 int	symtraceable(Ksym *s);		/* an ftrace location (asked of ftrace once) */
-const char	*symname(uint64_t pc, void *arg);	/* a func key's name, for devaggs */
+const char	*symname(uint64_t pc);	/* a func key's name (under kctl), for devaggs' table */
 
 /* wake.c: the follow file's readers wait on kpipe (files.c), hooks wake them */
 extern wait_queue_head_t kpipe;
