@@ -100,6 +100,19 @@ lockedkeys(Shm *s, void *work, Aggkey *k, size_t n, int form, int *e)
 	return got;
 }
 
+/* its texts, its table, the work area */
+static void
+aggkeysfree(Aggkeys *k)
+{
+	size_t i;
+
+	for (i = 0; i < k->n; i++)
+		free((char *)k->k[i].text);
+	free(k->k);
+	free(k->work);
+	memset(k, 0, sizeof *k);
+}
+
 int
 aggkeys(Shm *s, const char *syms, int form, Aggkeys *k)
 {
@@ -111,17 +124,18 @@ aggkeys(Shm *s, const char *syms, int form, Aggkeys *k)
 	memset(k, 0, sizeof *k);
 	k->form = form;
 	if ((k->work = malloc(devaggwork())) == NULL)
-		return ENOMEM;
+		return -1;
 	for (;;) {
 		if ((p = realloc(k->k, cap * sizeof *p)) == NULL) {
 			aggkeysfree(k);
-			return ENOMEM;
+			return -1;
 		}
 		k->k = p;
 		n = lockedkeys(s, k->work, k->k, cap, form, &e);
 		if (e != 0) {
 			aggkeysfree(k);
-			return e;
+			errno = e;
+			return -1;
 		}
 		if (n <= cap)
 			break;
@@ -136,60 +150,38 @@ aggkeys(Shm *s, const char *syms, int form, Aggkeys *k)
 	return 0;
 }
 
-void
-aggkeysfree(Aggkeys *k)
-{
-	size_t i;
-
-	for (i = 0; i < k->n; i++)
-		free((char *)k->k[i].text);
-	free(k->k);
-	free(k->work);
-	memset(k, 0, sizeof *k);
-}
-
 char *
 aggprint(Shm *s, Aggkeys *k, size_t *len)
 {
 	size_t cap = 64 * 1024, n;
 	char *buf = NULL, *p;
-	int e;
+	int e = 0;
 
 	for (;;) {
-		if ((p = realloc(buf, cap)) == NULL) {
-			free(buf);
-			return NULL;
+		if ((p = realloc(buf, cap)) == NULL || (e = shmlock(s)) != 0) {
+			free(p ? p : buf);
+			buf = NULL;
+			break;
 		}
 		buf = p;
-		if ((e = shmlock(s)) != 0) {
-			free(buf);
-			errno = e;
-			return NULL;
-		}
 		n = devaggs(shmdev(s), k->work, buf, cap, k->form, k->k, k->n);
 		shmunlock(s);
 		if (n < cap) {
 			*len = n;
-			return buf;
+			break;
 		}
 		cap = n + n / 2 + 1;	/* results grew between the calls: room to spare */
 	}
+	aggkeysfree(k);
+	if (e != 0)
+		errno = e;
+	return buf;
 }
 
 char *
 aggtext(Shm *s, const char *syms, int form, size_t *len)
 {
 	Aggkeys k;
-	char *t;
-	int e;
 
-	if ((e = aggkeys(s, syms, form, &k)) != 0) {
-		errno = e;
-		return NULL;
-	}
-	t = aggprint(s, &k, len);
-	e = errno;
-	aggkeysfree(&k);
-	errno = e;
-	return t;
+	return aggkeys(s, syms, form, &k) == 0 ? aggprint(s, &k, len) : NULL;
 }

@@ -47,9 +47,8 @@ struct Aggkeys {
 	int	form;
 	void	*work;	/* the device's work area */
 };
-int	aggkeys(struct Shm *s, const char *syms, int form, Aggkeys *k);	/* the keys the text may name, func keys named: 0, or errno (ENOMEM, the lock's) */
-char	*aggprint(struct Shm *s, Aggkeys *k, size_t *len);	/* the text with k's names, malloc'd; NULL (errno) */
-void	aggkeysfree(Aggkeys *k);
+int	aggkeys(struct Shm *s, const char *syms, int form, Aggkeys *k);	/* the keys the text may name, func keys named: 0, or -1 (errno: ENOMEM, the lock's) */
+char	*aggprint(struct Shm *s, Aggkeys *k, size_t *len);	/* the text with k's texts, malloc'd, k freed; NULL (errno) */
 char	*aggtext(struct Shm *s, const char *syms, int form, size_t *len);	/* aggkeys, aggprint: malloc'd; NULL (errno) if the lock was not had; argN and retval keys as numbers */
 
 /* keytypes.c: aggtext with argN and retval keys typed from the signatures of their trace's functions (dwarf.c) */

@@ -17,7 +17,6 @@
  * Values are read from the low bytes of their class, as the scripts
  * read them (scripts/lib/sigs.awk).
  */
-#include <errno.h>
 #include <fnmatch.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -359,17 +358,9 @@ char *
 aggtyped(struct Shm *s, const char *syms, int form, size_t *len)
 {
 	Aggkeys a;
-	char *t;
-	int e;
 
-	if ((e = aggkeys(s, syms, form, &a)) != 0) {
-		errno = e;
+	if (aggkeys(s, syms, form, &a) != 0)
 		return NULL;
-	}
 	typekeys(&a, syms);
-	t = aggprint(s, &a, len);
-	e = errno;
-	aggkeysfree(&a);
-	errno = e;
-	return t;
+	return aggprint(s, &a, len);
 }
