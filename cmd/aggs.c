@@ -52,7 +52,7 @@ show(Shm *s, int form)
 	char syms[PATH_MAX], *buf;
 	size_t n;
 
-	buf = aggtext(s, shmpath(clientdir(), ".syms", syms, sizeof syms) < 0 ? NULL : syms, form, &n);
+	buf = aggtyped(s, shmpath(clientdir(), ".syms", syms, sizeof syms) < 0 ? NULL : syms, form, &n);
 	if (buf == NULL) {
 		fprintf(stderr, "devtrace aggs: %s\n", errno == ENOMEM ? strerror(errno) : shmbusy(errno));
 		return 1;
@@ -109,7 +109,6 @@ xaggs(Cmd *c, int argc, char **argv)
 	Shm *s;
 
 	(void)c;
-	aggkeytyper = &keytyper;
 	opterr = 0;
 	o->agg = agg;
 	o->aggt = aggt;

@@ -1,11 +1,13 @@
 /*
  * aggtext.c: the aggregations as text, for devtraced's aggs and aggraw
  * files and for devtrace aggs.  The device merges and prints
- * (dev/agg/aggfmt.c) under the device's lock; the host lends it the work
- * area, names functions from the symbol file ("<pc> <name> <object>"
- * lines the attached processes appended) and types the keys that are
- * arguments or return values through aggkeytyper (keytypes.c's, set
- * by devtraced and devtrace aggs).
+ * (dev/agg/aggfmt.c) under the device's lock, in two calls: the keys
+ * the text may name (aggkeys), then the text from a table of their
+ * texts (aggprint).  Between them, without the lock, this names the
+ * func keys from the symbol file ("<pc> <name> <object>" lines the
+ * attached processes appended) and keytypes.c, above, types the keys
+ * that are arguments or return values (aggtyped); aggtext leaves them
+ * numbers (tests' devshm, which links no libdw).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -74,74 +76,112 @@ freesyms(Syms *t)
 	free(t->s);
 }
 
-typedef struct Names Names;
-struct Names {
-	Syms syms;
-	Keytypes *types;	/* nil: no typer, or no memory */
-};
-
-const Keytyper *aggkeytyper;
-
-static const char *
-symname(uint64_t pc, void *arg)
+/* the text of pc's function, a copy; nil: not in the symbol file (or no memory) */
+static char *
+symname(const Syms *t, uint64_t pc)
 {
-	Syms *t = &((Names *)arg)->syms;
 	Sym key = { pc, NULL }, *s;
 
 	if (t->n == 0 || (s = bsearch(&key, t->s, t->n, sizeof *t->s, bypc)) == NULL)
 		return NULL;
-	return s->name;
+	return strdup(s->name);
 }
 
-static const char *
-typed(const char *glob, int word, uint64_t v, void *arg)
+/* the device's call under its lock; e: shmlock's error */
+static size_t
+lockedkeys(Shm *s, void *work, Aggkey *k, size_t n, int form, int *e)
 {
-	Names *t = arg;
+	size_t got = 0;
 
-	return t->types ? aggkeytyper->text(t->types, glob, word, v) : NULL;
+	if ((*e = shmlock(s)) == 0) {
+		got = devaggkeys(shmdev(s), work, k, n, form);
+		shmunlock(s);
+	}
+	return got;
+}
+
+/* its texts, its table, the work area */
+static void
+aggkeysfree(Aggkeys *k)
+{
+	size_t i;
+
+	for (i = 0; i < k->n; i++)
+		free((char *)k->k[i].text);
+	free(k->k);
+	free(k->work);
+	memset(k, 0, sizeof *k);
+}
+
+int
+aggkeys(Shm *s, const char *syms, int form, Aggkeys *k)
+{
+	size_t cap = 256, n, i;
+	Aggkey *p;
+	Syms t;
+	int e;
+
+	memset(k, 0, sizeof *k);
+	k->form = form;
+	if ((k->work = malloc(devaggwork())) == NULL)
+		return -1;
+	for (;;) {
+		if ((p = realloc(k->k, cap * sizeof *p)) == NULL) {
+			aggkeysfree(k);
+			return -1;
+		}
+		k->k = p;
+		n = lockedkeys(s, k->work, k->k, cap, form, &e);
+		if (e != 0) {
+			aggkeysfree(k);
+			errno = e;
+			return -1;
+		}
+		if (n <= cap)
+			break;
+		cap = n;
+	}
+	k->n = n;
+	loadsyms(&t, syms);
+	for (i = 0; i < n; i++)
+		if (k->k[i].word == Aggfunc)
+			k->k[i].text = symname(&t, k->k[i].v);
+	freesyms(&t);
+	return 0;
 }
 
 char *
-aggtext(Shm *s, const char *syms, int form, size_t *len)
+aggprint(Shm *s, Aggkeys *k, size_t *len)
 {
 	size_t cap = 64 * 1024, n;
 	char *buf = NULL, *p;
-	void *work;
-	Names t;
-	Aggnames an = { symname, typed, &t };
-	int e;
+	int e = 0;
 
-	if ((work = malloc(devaggwork())) == NULL)
-		return NULL;
-	loadsyms(&t.syms, syms);
-	t.types = aggkeytyper ? aggkeytyper->open(syms) : NULL;
 	for (;;) {
-		if ((p = realloc(buf, cap)) == NULL) {
-			free(buf);
+		if ((p = realloc(buf, cap)) == NULL || (e = shmlock(s)) != 0) {
+			free(p ? p : buf);
 			buf = NULL;
 			break;
 		}
 		buf = p;
-		if ((e = shmlock(s)) != 0) {
-			free(buf);
-			buf = NULL;
-			errno = e;
-			break;
-		}
-		n = devaggsnamed(shmdev(s), work, buf, cap, form, &an);
+		n = devaggs(shmdev(s), k->work, buf, cap, k->form, k->k, k->n);
 		shmunlock(s);
-		/* keys asked for types: the signatures read outside the lock, then again */
-		if (t.types && aggkeytyper->load(t.types))
-			continue;
 		if (n < cap) {
 			*len = n;
 			break;
 		}
 		cap = n + n / 2 + 1;	/* results grew between the calls: room to spare */
 	}
-	freesyms(&t.syms);
-	if (t.types)
-		aggkeytyper->close(t.types);
-	free(work);
+	aggkeysfree(k);
+	if (e != 0)
+		errno = e;
 	return buf;
+}
+
+char *
+aggtext(Shm *s, const char *syms, int form, size_t *len)
+{
+	Aggkeys k;
+
+	return aggkeys(s, syms, form, &k) == 0 ? aggprint(s, &k, len) : NULL;
 }

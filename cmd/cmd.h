@@ -2,8 +2,8 @@
  * cmd.h: what the server (devtraced) and the client (devtrace) share:
  * argnames.c (predicates by argument name) and keytypes.c (the
  * aggregations' keys typed) over dwarf.c (signatures from DWARF),
- * aggtext.c (the aggregations as text, typed through the Keytyper a
- * binary sets), and live.c (is a server serving, and small helpers of
+ * aggtext.c (the aggregations as text, below keytypes.c, which types
+ * them), and live.c (is a server serving, and small helpers of
  * both).  devtrace's own: client.h.
  * The authority on "a server runs" is the device's header: alive, and a
  * serverpid that is a live devtraced; when the header is damaged, the
@@ -39,18 +39,18 @@ int	objsigs(const char *path, FILE *out, const char *who);	/* path's functions: 
 int	symsigs(const char *syms, long from, FILE *out, const char *who);	/* those of each object the symbol file names from byte from on: 0, or -1 (told) */
 int	objfuncs(const char *path, FILE *out);	/* the names of path's defined functions, one a line: 0, or -1 */
 
-/* aggtext.c: the aggregations as text; their keys typed by aggkeytyper, if the binary set it */
-typedef struct Keytypes Keytypes;
-typedef struct Keytyper Keytyper;
-struct Keytyper {
-	Keytypes	*(*open)(const char *syms);	/* nothing read yet; nil: no memory */
-	const char	*(*text)(Keytypes *k, const char *glob, int word, uint64_t v);	/* word (arg 0-3, -1 retval) of glob's functions as text, or nil: untyped, or the signatures not read yet (then wanted) */
-	int	(*load)(Keytypes *k);	/* wanted and not read: read them, 1 (print again); else 0 */
-	void	(*close)(Keytypes *k);
+/* aggtext.c: the aggregations as text, Aprinta or Amachine (dev/devtrace.h); their func keys named from the symbol file syms */
+typedef struct Aggkeys Aggkeys;
+struct Aggkeys {
+	Aggkey	*k;	/* sorted as the device listed them; each text malloc'd, or nil */
+	size_t	n;
+	int	form;
+	void	*work;	/* the device's work area */
 };
-extern const Keytyper	*aggkeytyper;	/* nil: keys are numbers (a binary without libdw, as tests' devshm) */
-char	*aggtext(struct Shm *s, const char *syms, int form, size_t *len);	/* the aggregations, Aprinta or Amachine (dev/devtrace.h), malloc'd; NULL (errno) if the lock was not had */
+int	aggkeys(struct Shm *s, const char *syms, int form, Aggkeys *k);	/* the keys the text may name, func keys named: 0, or -1 (errno: ENOMEM, the lock's) */
+char	*aggprint(struct Shm *s, Aggkeys *k, size_t *len);	/* the text with k's texts, malloc'd, k freed; NULL (errno) */
+char	*aggtext(struct Shm *s, const char *syms, int form, size_t *len);	/* aggkeys, aggprint: malloc'd; NULL (errno) if the lock was not had; argN and retval keys as numbers */
 
-/* keytypes.c: aggregation keys typed from the signatures of their trace's functions (dwarf.c) */
-extern const Keytyper	keytyper;
+/* keytypes.c: aggtext with argN and retval keys typed from the signatures of their trace's functions (dwarf.c) */
+char	*aggtyped(struct Shm *s, const char *syms, int form, size_t *len);
 #endif

@@ -315,7 +315,6 @@ main(int argc, char **argv)
 
 	dir = strdup(absdir(devdir()));
 	argnamesdir(dir);	/* trace NAME pred /count > 4096/ written to tracectl */
-	aggkeytyper = &keytyper;	/* aggs: keys typed from the signatures */
 	mkdirp(dir);
 	/* before the lock, so a refused start leaves nothing; again after the mkdir */
 	if (lstat(dir, &st) == 0)

@@ -2,7 +2,7 @@
  * fs.c: the files of the device.  tracectl reads the state and takes
  * commands; trace and tracepipe consume records (an open one makes its
  * opener a reader, who is not traced); syms is the symbol file; aggs
- * and aggraw print the aggregations (cmd/aggtext.c), without consuming them.
+ * and aggraw print the aggregations (cmd/keytypes.c, cmd/aggtext.c), without consuming them.
  * Sizes are unknown, so every file is direct_io: each read reaches us.
  *
  * Sessions (dev/sess.c), as Plan 9's /net/tcp/clone: opening clone
@@ -554,7 +554,7 @@ fsread(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off, struct fuse_file_
 		if (off == 0 || fh->state == NULL) {
 			free(fh->state);
 			fh->nstate = 0;
-			if ((fh->state = aggtext(fh->shm, srv->syms, fh->q == Qaggs ? Aprinta : Amachine, &fh->nstate)) == NULL) {
+			if ((fh->state = aggtyped(fh->shm, srv->syms, fh->q == Qaggs ? Aprinta : Amachine, &fh->nstate)) == NULL) {
 				fuse_reply_err(req, errno ? errno : ENOMEM);
 				return;
 			}

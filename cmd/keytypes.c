@@ -1,12 +1,12 @@
 /*
  * keytypes.c: aggregation keys typed from the signatures (dwarf.c) of
- * the functions of their trace.  The device prints the text under its
- * lock and asks for a key's text through Aggnames.typed (dev/agg/aggfmt.c);
- * reading DWARF there would hold the lock for as long as that takes,
- * so the first key asked for only marks the signatures wanted: the
- * caller unlocks, has them read (keytypesload) and prints again.
- * aggtext.c reaches this through the Keytyper table the binaries set
- * (aggkeytyper), so that what links aggtext.c alone needs no libdw.
+ * the functions of their trace, for the binaries that link libdw
+ * (devtraced, devtrace aggs): aggtyped is aggtext.c's aggtext with the
+ * typed words' texts filled in.  The device lists the keys under its
+ * lock (aggkeys); the signatures are read here, without the lock
+ * (reading DWARF under it would stop every control write), each object
+ * once a text; the device then prints from the texts (aggprint).  A
+ * key that appeared in between prints as its number.
  *
  * A key is typed when every function of the symbol file that the
  * trace's pattern matches has a signature in its object, one only, and
@@ -51,9 +51,9 @@ struct Fn {
 	int obj;
 };
 
+typedef struct Keytypes Keytypes;
 struct Keytypes {
 	char *syms;
-	int wanted, loaded;
 	Fn *fn;
 	size_t nfn;
 	Obj obj[Nobj];
@@ -144,16 +144,6 @@ loadfns(Keytypes *k)
 		k->fn[k->nfn++].obj = o;
 	}
 	fclose(f);
-}
-
-static int
-keytypesload(Keytypes *k)
-{
-	if (!k->wanted || k->loaded)
-		return 0;
-	k->loaded = 1;
-	loadfns(k);
-	return 1;
 }
 
 /* the class of word (an argument's 0-3, -1 the return value) in signature line l (its fields after the name): a copy, or nil */
@@ -330,19 +320,47 @@ show(char *t, size_t n, const char *c, uint64_t v)
 		snprintf(t, n, "0x%" PRIx64, v);
 }
 
-static const char *
-keytyped(Keytypes *k, const char *glob, int word, uint64_t v)
+/* a typed word's text, a copy; nil: untyped (or no memory) */
+static char *
+keytyped(Keytypes *k, const Aggkey *a)
 {
+	char glob[Globlen];
 	const char *c;
 
-	if (!k->loaded) {
-		k->wanted = 1;
+	snprintf(glob, sizeof glob, "%.*s", (int)sizeof a->glob, a->glob);
+	if ((c = classof(k, glob, a->word)) == NULL)
 		return NULL;
-	}
-	if ((c = classof(k, glob, word)) == NULL)
-		return NULL;
-	show(k->text, sizeof k->text, c, v);
-	return k->text;
+	show(k->text, sizeof k->text, c, a->v);
+	return strdup(k->text);
 }
 
-const Keytyper keytyper = { keytypesnew, keytyped, keytypesload, keytypesfree };
+/* the typed words among the keys, typed; the signatures read if there is one */
+static void
+typekeys(Aggkeys *a, const char *syms)
+{
+	Keytypes *k = NULL;
+	size_t i;
+
+	for (i = 0; i < a->n; i++) {
+		if (a->k[i].word == Aggfunc)
+			continue;
+		if (k == NULL) {
+			if ((k = keytypesnew(syms)) == NULL)
+				return;
+			loadfns(k);
+		}
+		a->k[i].text = keytyped(k, &a->k[i]);
+	}
+	keytypesfree(k);
+}
+
+char *
+aggtyped(struct Shm *s, const char *syms, int form, size_t *len)
+{
+	Aggkeys a;
+
+	if (aggkeys(s, syms, form, &a) != 0)
+		return NULL;
+	typekeys(&a, syms);
+	return aggprint(s, &a, len);
+}

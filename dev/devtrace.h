@@ -313,24 +313,34 @@ int	devreader(Dev *d, uint32_t pid, int open);	/* the reader rule: pid is not tr
  * The aggregations as text (dev/agg/aggfmt.c), made of the writers' tables
  * merged; reading consumes nothing.  form: Aprinta (DTrace's printa,
  * quantize bars) or Amachine (one line a key and bucket, for awk).
- * work: devaggwork() bytes the host lends for the merge.  name: the
- * host's symbol of a function's address for func keys, or nil (hex).
- * Returns the text's whole length: if it is >= n, only n-1 bytes were
- * written (NUL-terminated); call again with more room.  devaggsnamed
- * also asks the host for typed keys (Aggnames), in Aprinta only: the
- * machine form keeps numbers for awk.
+ * work: devaggwork() bytes the host lends for the merge.  Two calls,
+ * each under the host's lock; the device calls nothing of the host's:
+ * devaggkeys lists the keys the text may name (Aggkey), sorted, each
+ * once; the host fills in their texts, without the lock (symbols,
+ * DWARF); devaggs prints with that table.  A key not in it (one that
+ * appeared in between, or keys nil) prints as a number, a func key in
+ * hex.  Typed words (an entry aggregation's lone argN, an exit one's
+ * lone retval, of a glob trace) are listed in Aprinta only: the machine
+ * form keeps numbers for awk.  Both return the whole count: keys
+ * (devaggkeys, if > n only n were written, unsorted: call again with
+ * that room) or the text's length (if >= n, only n-1 bytes were written,
+ * NUL-terminated: call again with more room).
  */
-enum { Aprinta, Amachine };
-typedef struct Aggnames Aggnames;
-struct Aggnames {
-	const char *(*func)(uint64_t pc, void *arg);	/* a func key's function, or nil: hex */
-	/* an argN key (word N) of an entry aggregation, or retval (word -1) of an exit one, of the trace of pattern glob: text, or nil: a number */
-	const char *(*typed)(const char *glob, int word, uint64_t v, void *arg);
-	void *arg;
+enum {
+	Aprinta, Amachine,
+	Aggret = -1,	/* Aggkey.word: the return value */
+	Aggfunc = -2,	/* Aggkey.word: a func key */
+};
+typedef struct Aggkey Aggkey;
+struct Aggkey {
+	uint64_t v;		/* a func key's pc, or the word's value */
+	int32_t word;		/* Aggfunc; or the typed word: an argument's 0-3, Aggret */
+	char glob[Globlen];	/* a typed word's trace pattern; "" for Aggfunc */
+	const char *text;	/* the host's: the key as text (bytes not printable print as ?), or nil: a number */
 };
 size_t	devaggwork(void);
-size_t	devaggs(Dev *d, void *work, char *buf, size_t n, int form, const char *(*name)(uint64_t pc, void *arg), void *arg);
-size_t	devaggsnamed(Dev *d, void *work, char *buf, size_t n, int form, const Aggnames *names);
+size_t	devaggkeys(Dev *d, void *work, Aggkey *keys, size_t n, int form);
+size_t	devaggs(Dev *d, void *work, char *buf, size_t n, int form, const Aggkey *keys, size_t nkeys);
 
 /*
  * The rules a host adds to the control language, set once after devinit

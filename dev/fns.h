@@ -12,7 +12,7 @@
  *	sess.c            sessions: clone, open, close, remove, reap
  *	dev.c             the files' table (devfiles), set up, devok, the reader rule, the host's rules
  *	agg/aggctl.c      the agg command, the aggregations' state lines
- *	agg/aggfmt.c      the aggregations as text (devaggs)
+ *	agg/aggfmt.c      the aggregations as text (devaggkeys, devaggs)
  *	act/actctl.c      a trace's actions (triggers, speculations), the control side
  *	trace.c           the trace table: lookup, publish
  *	ring/read.c       the record file: devread, devreadraw, devreadring, devfmt

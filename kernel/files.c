@@ -177,15 +177,36 @@ ctlread(struct file *fp, char __user *ub, size_t n, loff_t *off)
 /*
  * traceaggs, traceaggraw: the text a read from 0 makes, under kctl (the
  * device merges the writers' tables into the work area it is lent),
- * grown until it fits; later reads take the rest of it.
+ * grown until it fits; later reads take the rest of it.  The device
+ * lists the keys it may name, their names are looked up in ksym (which
+ * changes under kctl: a module's functions come and go), and the text
+ * is made from that table, in one hold of kctl.
  */
+static size_t
+kaggs(Kf *f, void *work, Aggkey *keys, size_t *nkeys, size_t cap, int form)
+{
+	size_t nk, i, got = 0;
+	Dev *d;
+
+	mutex_lock(&kctl);
+	nk = (d = klevel(f->sess, f->serial)) ? devaggkeys(d, work, keys, *nkeys, form) : 0;
+	if (nk <= *nkeys) {
+		for (i = 0; i < nk; i++)
+			keys[i].text = keys[i].word == Aggfunc ? symname(keys[i].v) : NULL;
+		got = d ? devaggs(d, work, f->state, cap, form, keys, nk) : 0;
+	}
+	mutex_unlock(&kctl);
+	*nkeys = nk;
+	return got;
+}
+
 static ssize_t
 aggread(struct file *fp, char __user *ub, size_t n, loff_t *off, int form)
 {
 	Kf *f = fp->private_data;
-	size_t cap = 64 * 1024, got;
+	size_t cap = 64 * 1024, kcap = 256, nk, got;
+	Aggkey *keys = NULL;
 	void *work;
-	Dev *d;
 
 	if (*off == 0 || f->state == NULL) {
 		kvfree(f->state);
@@ -193,18 +214,27 @@ aggread(struct file *fp, char __user *ub, size_t n, loff_t *off, int form)
 		if ((work = kvmalloc(devaggwork(), GFP_KERNEL)) == NULL)
 			return -ENOMEM;
 		for (;;) {
-			if ((f->state = kvmalloc(cap, GFP_KERNEL)) == NULL) {
+			if ((keys == NULL && (keys = kvmalloc_array(kcap, sizeof *keys, GFP_KERNEL)) == NULL) ||
+			    (f->state == NULL && (f->state = kvmalloc(cap, GFP_KERNEL)) == NULL)) {
+				kvfree(keys);
 				kvfree(work);
 				return -ENOMEM;
 			}
-			mutex_lock(&kctl);
-			got = (d = klevel(f->sess, f->serial)) ? devaggs(d, work, f->state, cap, form, symname, NULL) : 0;
-			mutex_unlock(&kctl);
+			nk = kcap;
+			got = kaggs(f, work, keys, &nk, cap, form);
+			if (nk > kcap) {
+				kvfree(keys);
+				keys = NULL;
+				kcap = nk;
+				continue;
+			}
 			if (got < cap)
 				break;
 			kvfree(f->state);
+			f->state = NULL;
 			cap = got + got / 2 + 1;	/* results grew between the calls: room to spare */
 		}
+		kvfree(keys);
 		kvfree(work);
 		f->nstate = got;
 	}

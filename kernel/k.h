@@ -110,7 +110,7 @@ int	symsmod(struct module *m, int in);	/* a module's functions in (COMING) or ou
 void	symsfree(void);
 const char	*symstext(size_t *n);	/* the symbol file: "pc name object" lines */
 const Devsyms	*symstab(void);		/* ksym as the device's trace command checks a selection against, for one call under kctl */
-const char	*symname(uint64_t pc, void *arg);	/* a func key's name, for devaggs */
+const char	*symname(uint64_t pc);	/* a func key's name (under kctl), for devaggs' table */
 
 /* wake.c: the follow file's readers wait on kpipe (files.c), hooks wake them */
 extern wait_queue_head_t kpipe;

@@ -429,11 +429,10 @@ symstab(void)
 
 /* the name of the function whose entry is pc, the first of its aliases (as want() in hooks.c takes it), or NULL */
 const char *
-symname(uint64_t pc, void *arg)
+symname(uint64_t pc)
 {
 	int lo = 0, hi = nksym;
 
-	(void)arg;
 	while (lo < hi) {	/* the first at or above pc */
 		int m = lo + (hi - lo) / 2;
 

@@ -24,6 +24,10 @@
  * COUNT the values added, VALUE the function's answer (the bucket's
  * count for distributions; avg is sum/count rounded to zero); keys last,
  * so $6..$NF.  "#" lines are comments: an aggregation's drops.
+ *
+ * Names and typed keys are the host's, handed in as data: devaggkeys
+ * lists the keys the text may name, the host fills in their texts
+ * outside its lock, and devaggs looks each key up in that table.
  */
 #include "dev/dat.h"
 #include "dev/fns.h"
@@ -37,8 +41,7 @@ typedef struct Def Def;
 enum {
 	Emax = (Naggbuf + 1) * Aslots,	/* entries the tables can hold */
 	Barw = 40,
-	Wretval = -1,	/* Aggnames.typed's word of retval */
-	Untyped = -2,
+	Untyped = -3,	/* Def.typed: printed as it is (Aggret, Aggfunc: dev/devtrace.h) */
 };
 
 struct Me {
@@ -57,7 +60,7 @@ struct Row {
 struct Def {
 	uint32_t live, gen, func, nkey, nbucket;
 	uint32_t show[Nkey], kind[Nkey];
-	int typed[Nkey];	/* the word the host may type the key as (Aggnames.typed), or Untyped */
+	int typed[Nkey];	/* the word the host may type the key as (Aggkey.word), or Untyped */
 	char glob[Globlen];	/* its trace's pattern; "" for a range */
 	int64_t low, high, step;
 	uint64_t drops;
@@ -91,7 +94,7 @@ keyword(const Aexpr *k, uint32_t exit)
 		return Untyped;
 	if (!exit && k->var - Varg0 <= Varg3 - Varg0)
 		return k->var - Varg0;
-	return exit && k->var == Vretval ? Wretval : Untyped;
+	return exit && k->var == Vretval ? Aggret : Untyped;
 }
 
 /* the pattern of trace slot t, if it is a glob trace not being changed; else "" */
@@ -315,9 +318,65 @@ spaces(Buf *b, int n)
 
 typedef struct Ctx Ctx;
 struct Ctx {
-	const Aggnames *names;
+	const Aggkey *keys;	/* the host's texts, sorted by cmpkey */
+	size_t nkeys;
 	int machine;
 };
+
+/* the order of a key table: word, value, pattern (k's is the host's: read within Globlen) */
+static int
+cmpkey(const Aggkey *k, int word, uint64_t v, const char *glob)
+{
+	uint32_t i;
+
+	if (k->word != word)
+		return k->word < word ? -1 : 1;
+	if (k->v != v)
+		return k->v < v ? -1 : 1;
+	for (i = 0; i < Globlen && (k->glob[i] != 0 || glob[i] != 0); i++)
+		if (k->glob[i] != glob[i])
+			return (unsigned char)k->glob[i] < (unsigned char)glob[i] ? -1 : 1;
+	return 0;
+}
+
+/* the host's text of a key, or nil: not in its table */
+static const char *
+keytext(const Ctx *c, int word, uint64_t v, const char *glob)
+{
+	size_t lo = 0, hi = c->nkeys, m;
+	int r;
+
+	while (lo < hi) {
+		m = lo + (hi - lo) / 2;
+		if ((r = cmpkey(&c->keys[m], word, v, glob)) == 0)
+			return c->keys[m].text;
+		if (r < 0)
+			lo = m + 1;
+		else
+			hi = m;
+	}
+	return 0;
+}
+
+/* the first word of key j, or Nkeyw: none (execname takes two) */
+static uint32_t
+keyword0(const Def *f, uint32_t j)
+{
+	uint32_t i, w = 0;
+
+	for (i = 0; i < j; i++)
+		w += f->kind[i] == Eexec ? 2 : 1;
+	return w < Nkeyw ? w : Nkeyw;
+}
+
+/* how key j is named: Aggfunc, a typed word (Aprinta only), or Untyped */
+static int
+keyas(const Ctx *c, const Def *f, uint32_t j)
+{
+	if (f->show[j] == Sfunc)
+		return Aggfunc;
+	return f->show[j] == Sstr || c->machine ? Untyped : f->typed[j];
+}
 
 /* s, each byte printable or '?' (sp: a space allowed) */
 static void
@@ -332,37 +391,29 @@ static int
 putkey(Ctx *c, Buf *b, const Def *f, const Me *m, uint32_t j)
 {
 	char *start = b->p, t[17];
-	const char *s;
-	uint32_t i, w = 0;
+	const char *s = 0;
+	uint32_t w = keyword0(f, j);
+	int as = keyas(c, f, j);
 
-	for (i = 0; i < j; i++)
-		w += f->kind[i] == Eexec ? 2 : 1;
 	if (w >= Nkeyw)
 		return 0;
-	switch (f->show[j]) {
-	case Sfunc:
-		if (c->names->func && (s = c->names->func(m->key[w], c->names->arg)) != 0)
-			bputsafe(b, s, 0);
-		else {
-			bputs(b, "0x");
-			bputhex(b, m->key[w]);
+	if (f->show[j] == Sstr) {
+		if (w + 1 < Nkeyw) {
+			__builtin_memcpy(t, &m->key[w], 16);
+			t[16] = 0;
+			bputsafe(b, t, !c->machine);
 		}
-		break;
-	case Sstr:
-		if (w + 1 >= Nkeyw)
-			break;
-		__builtin_memcpy(t, &m->key[w], 16);
-		t[16] = 0;
-		bputsafe(b, t, !c->machine);
-		break;
-	default:
-		if (!c->machine && f->typed[j] != Untyped && c->names->typed &&
-		    (s = c->names->typed(f->glob, f->typed[j], m->key[w], c->names->arg)) != 0)
-			bputsafe(b, s, 1);
-		else
-			bputsdec(b, m->key[w]);
-		break;
+		return b->p - start;
 	}
+	if (as != Untyped)
+		s = keytext(c, as, m->key[w], as == Aggfunc ? "" : f->glob);
+	if (s)
+		bputsafe(b, s, as != Aggfunc);
+	else if (as == Aggfunc) {
+		bputs(b, "0x");
+		bputhex(b, m->key[w]);
+	} else
+		bputsdec(b, m->key[w]);
 	return b->p - start;
 }
 
@@ -532,33 +583,96 @@ printa(Ctx *c, Buf *b, const Def *f, const Me *me, const Row *row, uint32_t r0, 
 	}
 }
 
-size_t
-devaggs(Dev *d, void *work, char *buf, size_t n, int form, const char *(*name)(uint64_t, void *), void *arg)
-{
-	Aggnames names = { name, 0, arg };
+/* the work area's merge: the aggregations' definitions, their entries combined, rows sorted by value */
+typedef struct Merged Merged;
+struct Merged {
+	Def *def;
+	Me *me;
+	Row *row;
+	uint32_t nr;
+};
 
-	return devaggsnamed(d, work, buf, n, form, &names);
+static void
+merge(Dev *d, void *work, Merged *m)
+{
+	uint32_t ne;
+
+	m->def = work;
+	m->me = (Me *)(m->def + Nagg);
+	m->row = (Row *)(m->me + Emax);
+	snapdefs(d, m->def);
+	ne = collect(d, m->def, m->me);
+	Heapsort(Me, m->me, ne, cmpme);
+	ne = combine(m->def, m->me, ne);
+	m->nr = rows(m->def, m->me, ne, m->row);
+#define Cmprow(x, y)	cmprow((x), (y), m->me)
+	Heapsort(Row, m->row, m->nr, Cmprow);
+#undef Cmprow
+}
+
+/* key j of entry e as an Aggkey, its text nil */
+static void
+listkey(Aggkey *k, const Def *f, const Me *e, uint32_t j, int as)
+{
+	const char *g = as == Aggfunc ? "" : f->glob;
+	uint32_t i;
+
+	k->v = e->key[keyword0(f, j)];
+	k->word = as;
+	for (i = 0; i < Globlen && g[i] != 0; i++)
+		k->glob[i] = g[i];
+	for (; i < Globlen; i++)
+		k->glob[i] = 0;
+	k->text = 0;
+}
+
+#define Cmpkeys(x, y)	cmpkey((x), (y)->word, (y)->v, (y)->glob)
+
+size_t
+devaggkeys(Dev *d, void *work, Aggkey *keys, size_t n, int form)
+{
+	Ctx c = { 0, 0, form == Amachine };
+	Merged m;
+	const Def *f;
+	const Me *e;
+	size_t nk = 0, i, u;
+	uint32_t r, j;
+	int as;
+
+	merge(d, work, &m);
+	for (r = 0; r < m.nr; r++) {
+		e = &m.me[m.row[r].first];
+		f = &m.def[e->slot];
+		for (j = 0; j < f->nkey; j++)
+			if ((as = keyas(&c, f, j)) != Untyped && keyword0(f, j) < Nkeyw && nk++ < n)
+				listkey(&keys[nk - 1], f, e, j, as);
+	}
+	if (nk > n)
+		return nk;
+	Heapsort(Aggkey, keys, nk, Cmpkeys);
+	for (i = 0, u = 0; i < nk; i++)
+		if (u == 0 || Cmpkeys(&keys[u - 1], &keys[i]) != 0)
+			keys[u++] = keys[i];
+	return u;
 }
 
 size_t
-devaggsnamed(Dev *d, void *work, char *buf, size_t n, int form, const Aggnames *names)
+devaggs(Dev *d, void *work, char *buf, size_t n, int form, const Aggkey *keys, size_t nkeys)
 {
-	Def *def = work;
-	Me *me = (Me *)(def + Nagg);
-	Row *row = (Row *)(me + Emax);
 	Buf b = { buf, buf + (n ? n - 1 : 0) };
-	Ctx c = { names, form == Amachine };
-	uint32_t ne, nr, r, r0, s;
+	Ctx c = { keys, keys ? nkeys : 0, form == Amachine };
+	Merged m;
+	Def *def;
+	Me *me;
+	Row *row;
+	uint32_t nr, r, r0, s;
 	int first = 1;
 
-	snapdefs(d, def);
-	ne = collect(d, def, me);
-	Heapsort(Me, me, ne, cmpme);
-	ne = combine(def, me, ne);
-	nr = rows(def, me, ne, row);
-#define Cmprow(x, y)	cmprow((x), (y), me)
-	Heapsort(Row, row, nr, Cmprow);
-#undef Cmprow
+	merge(d, work, &m);
+	def = m.def;
+	me = m.me;
+	row = m.row;
+	nr = m.nr;
 	for (s = 0, r = 0; s < Nagg; s++) {
 		if (!def[s].live)
 			continue;

@@ -43,7 +43,7 @@ raw(Dev *d)
 	size_t n;
 
 	assert_non_null(work);
-	n = devaggs(d, work, buf, sizeof buf, Amachine, NULL, NULL);
+	n = devaggs(d, work, buf, sizeof buf, Amachine, NULL, 0);
 	free(work);
 	assert_true(n < sizeof buf);
 	return buf;
@@ -356,18 +356,16 @@ test_scribbled_entries(void **unused)
 	free(d);
 }
 
-/* the typing callback: what it was asked, and a text naming the word */
-static char asked[256];
-
-static const char *
-typedkey(const char *glob, int word, uint64_t v, void *arg)
+/* keys[0..n) as "word v glob;" */
+static char *
+listed(const Aggkey *k, size_t n)
 {
-	static char t[32];
-	size_t n = strlen(asked);
+	static char t[256];
+	size_t i, l = 0;
 
-	(void)arg;
-	snprintf(asked + n, sizeof asked - n, "%s %d %llu;", glob, word, (unsigned long long)v);
-	snprintf(t, sizeof t, "w%d", word);
+	t[0] = 0;
+	for (i = 0; i < n; i++)
+		l += snprintf(t + l, sizeof t - l, "%d %llu %s;", k[i].word, (unsigned long long)k[i].v, k[i].glob);
 	return t;
 }
 
@@ -375,8 +373,8 @@ typedkey(const char *glob, int word, uint64_t v, void *arg)
 static void
 test_typed_keys(void **unused)
 {
-	static const Aggnames names = { NULL, typedkey, NULL };
 	static char buf[4096];
+	Aggkey keys[8];
 	Dev *d = newdev(8);
 	void *work = malloc(devaggwork());
 	Tsel g, r;
@@ -395,25 +393,71 @@ test_typed_keys(void **unused)
 	h.exit = Kexit;
 	h.a[0] = 9;
 	devfilter(d, &g, &h);
-	asked[0] = 0;
-	devaggsnamed(d, work, buf, sizeof buf, Amachine, &names);
-	assert_string_equal(asked, "");
+	/* the machine form types nothing */
+	assert_int_equal(devaggkeys(d, work, keys, 8, Amachine), 0);
+	assert_int_equal(devaggkeys(d, work, keys, 8, Aprinta), 2);
+	assert_string_equal(listed(keys, 2), "-1 9 ty_*;1 6 ty_*;");
+	keys[0].text = "w-1";
+	keys[1].text = "w\0011";	/* a byte not printable: '?' */
+	devaggs(d, work, buf, sizeof buf, Amachine, keys, 2);
 	assert_string_equal(buf,
 		"@a count - 1 1 6 6 7\n"
 		"@b count - 1 1 9 0\n"
 		"@c count - 1 1 5\n");
-	devaggsnamed(d, work, buf, sizeof buf, Aprinta, &names);
+	devaggs(d, work, buf, sizeof buf, Aprinta, keys, 2);
 	assert_string_equal(buf,
 		"@a[arg1, arg0 + 1, pid] = count()\n"
-		"  w1  6  7  1\n"
+		"  w?1  6  7  1\n"
 		"\n"
 		"@b[retval, arg0] = count()\n"
 		"  w-1  0  1\n"
 		"\n"
 		"@c[arg0] = count()\n"
 		"  5  1\n");
-	/* each key asked twice: its width, then its text */
-	assert_string_equal(asked, "ty_* 1 6;ty_* 1 6;ty_* -1 9;ty_* -1 9;");
+	free(work);
+	free(d);
+}
+
+/* func keys: listed in both forms, each once; one that appears after the listing prints in hex, as one the host could not name */
+static void
+test_key_table(void **unused)
+{
+	static char buf[4096];
+	Aggkey keys[8];
+	Tsel sel;
+	Dev *d = aggdev("entry @f[func, func] = count()", &sel);
+	void *work = malloc(devaggwork());
+	Hit h = { .pc = Fn + 0x10, .ticks = 1, .tid = 1, .pid = 7 };
+
+	(void)unused;
+	assert_non_null(work);
+	devfilter(d, &sel, &h);
+	h.pc = Fn;
+	devfilter(d, &sel, &h);
+	devfilter(d, &sel, &h);
+	/* too little room: the count, so the host grows its table */
+	assert_int_equal(devaggkeys(d, work, keys, 1, Amachine), 4);
+	assert_int_equal(devaggkeys(d, work, keys, 8, Amachine), 2);
+	assert_string_equal(listed(keys, 2), "-2 4096 ;-2 4112 ;");
+	keys[0].text = "fa";
+	keys[1].text = "f b";	/* a func's name keeps no space */
+	h.pc = Fn + 0x20;	/* after the listing */
+	devfilter(d, &sel, &h);
+	devaggs(d, work, buf, sizeof buf, Amachine, keys, 2);
+	assert_string_equal(buf,
+		"@f count - 1 1 f?b f?b\n"
+		"@f count - 1 1 0x0000000000001020 0x0000000000001020\n"
+		"@f count - 2 2 fa fa\n");
+	assert_int_equal(devaggkeys(d, work, keys, 8, Aprinta), 3);
+	keys[0].text = "fa";
+	keys[1].text = NULL;	/* not known: hex */
+	keys[2].text = "fc";
+	devaggs(d, work, buf, sizeof buf, Aprinta, keys, 3);
+	assert_string_equal(buf,
+		"@f[func, func] = count()\n"
+		"  0x0000000000001010  0x0000000000001010  1\n"
+		"  fc                  fc                  1\n"
+		"  fa                  fa                  2\n");
 	free(work);
 	free(d);
 }
@@ -432,6 +476,7 @@ main(void)
 		cmocka_unit_test(test_scribbled_program),
 		cmocka_unit_test(test_scribbled_entries),
 		cmocka_unit_test(test_typed_keys),
+		cmocka_unit_test(test_key_table),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

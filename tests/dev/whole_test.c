@@ -87,7 +87,7 @@ aggs(Dev *d)
 	size_t n;
 
 	assert_non_null(work);
-	n = devaggs(d, work, buf, sizeof buf, Amachine, NULL, NULL);
+	n = devaggs(d, work, buf, sizeof buf, Amachine, NULL, 0);
 	free(work);
 	assert_true(n < sizeof buf);
 	return buf;

@@ -35,9 +35,12 @@
  *	  record is being written (the host's retry, the test clock
  *	  advancing 1 ms a call): it ends within a bound, returns whole
  *	  121-byte E/X records, and #read grows by the records returned;
- *	- devaggsnamed, printa or machine form, into a buffer with guard
- *	  bytes, whole and short: NUL-terminated, printable lines,
- *	  nothing written past;
+ *	- devaggkeys, printa or machine form, into a table with guard
+ *	  entries, whole and short: what it lists is a key the host can
+ *	  name (a func, a typed word of a pattern), each once, in order;
+ *	  then devaggs with that table (texts with a byte not printable)
+ *	  into a buffer with guard bytes, whole and short: NUL-terminated,
+ *	  printable lines, nothing written past;
  *	- devctl of a few commands: 0 or one of the device's errnos (EIO:
  *	  damage), a NUL-terminated reason within Errmax;
  *	- the table of sessions as a host meets it (reap, clone, open,
@@ -117,6 +120,7 @@ static const struct {
 static Dev *dev;
 static void *aggwork;	/* devaggs' work area */
 static char aggtext[1 << 16];
+static Aggkey aggkeys[1 << 10];
 static char *tmpl;	/* the block every input starts from */
 static size_t devbytes;
 static char state[Statemax + Guard];
@@ -208,27 +212,43 @@ readstate(void)
 	}
 }
 
-/* the host's typing of a key: what aggfmt.c hands over, checked; a text with a byte it must make printable */
-static const char *
-typedkey(const char *glob, int word, uint64_t v, void *arg)
+/* devaggkeys into a table with guard entries, whole and short: the keys a host may name, sorted, each once; their texts set */
+static size_t
+listkeys(int form)
 {
-	(void)v;
-	(void)arg;
-	check(glob[0] != 0 && strlen(glob) < Globlen);
-	check(word >= -1 && word <= 3);
-	return "\001typed";
+	enum { Kguard = 16, Kroom = sizeof aggkeys / sizeof aggkeys[0] - Kguard };
+	size_t n, i, k;
+	const Aggkey *a;
+
+	for (k = 1; k <= Kroom; k += Kroom - 1) {
+		memset(aggkeys, 0xa5, sizeof aggkeys);
+		n = devaggkeys(dev, aggwork, aggkeys, k, form);
+		for (i = k * sizeof aggkeys[0]; i < sizeof aggkeys; i++)
+			check(((unsigned char *)aggkeys)[i] == 0xa5);
+	}
+	if (n > Kroom)
+		return 0;
+	for (i = 0; i < n; i++) {
+		a = &aggkeys[i];
+		check(memchr(a->glob, 0, Globlen) != NULL && a->text == NULL);
+		check(a->word == Aggfunc ? a->glob[0] == 0 : a->word >= Aggret && a->word <= 3 && a->glob[0] != 0);
+		check(form == Aprinta || a->word == Aggfunc);
+		check(i == 0 || a[-1].word < a->word || (a[-1].word == a->word &&
+			(a[-1].v < a->v || (a[-1].v == a->v && strcmp(a[-1].glob, a->glob) < 0))));
+		aggkeys[i].text = a->word == Aggfunc ? "\001fn" : "\001typed";
+	}
+	return n;
 }
 
-/* devaggsnamed into a buffer with guard bytes, whole and short: its length, NUL-terminated, printable lines, nothing past */
+/* devaggs into a buffer with guard bytes, whole and short: its length, NUL-terminated, printable lines, nothing past */
 static void
 readaggs(int form)
 {
-	static const Aggnames names = { NULL, typedkey, NULL };
-	size_t n, i, k;
+	size_t n, i, k, nk = listkeys(form);
 
 	for (k = 1; k <= sizeof aggtext - Guard; k += sizeof aggtext - Guard - 1) {
 		memset(aggtext, 0xa5, sizeof aggtext);
-		n = devaggsnamed(dev, aggwork, aggtext, k, form, &names);
+		n = devaggs(dev, aggwork, aggtext, k, form, aggkeys, nk);
 		check(aggtext[n < k ? n : k - 1] == 0);
 		check(strlen(aggtext) == (n < k ? n : k - 1));
 		for (i = k; i < sizeof aggtext; i++)
