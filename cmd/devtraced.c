@@ -222,6 +222,8 @@ ringsof(const char *arg)
 		v <<= 10 * (u - units + 1);
 	else if (*e)
 		return 0;
+	if (v < ringbytes() - ringbytes() / 64)	/* less than one ring, its header aside */
+		return 0;
 	v = (v + ringbytes() / 2) / ringbytes();	/* nearest: 64M is 16 rings, their headers aside */
 	return v < 1 ? 0 : v > Nringmax ? Nringmax : (int)v;
 }

@@ -96,6 +96,15 @@ load helper
 	run devtraced -m 99
 	assert_failure 2
 	assert_line --index 0 --partial "-m wants a number"
+	run devtraced -M 3M
+	assert_failure 2
+	assert_line --index 0 "devtraced: -M wants a size of at least one ring, 4096K (N, NK, NM or NG), not '3M'"
+	run devtraced -M 64X
+	assert_failure 2
+	assert_line --index 0 "devtraced: -M wants a size of at least one ring, 4096K (N, NK, NM or NG), not '64X'"
+	run devtraced -M
+	assert_failure 2
+	assert_line --index 0 "devtraced: option -M needs an argument"
 	run devtraced -d
 	assert_failure 2
 	run devtraced extra
