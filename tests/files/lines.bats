@@ -24,7 +24,7 @@ queries() {
 @test "dd bs=7 of a saved state into tracectl rebuilds the state exactly" {
 	saved
 	run grep -c . "$BATS_TEST_TMPDIR/saved"
-	assert_output 24
+	assert_output 25
 	run dd bs=7 if="$BATS_TEST_TMPDIR/saved" of="$D/tracectl"
 	assert_success
 	run diff "$BATS_TEST_TMPDIR/want" <(state)
