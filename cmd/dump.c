@@ -26,7 +26,10 @@ enum {
 /* Perfetto's field numbers (its protos/perfetto/trace: trace_packet, track_event, ...) */
 enum {
 	Tpacket = 1,		/* Trace */
-	TPtimestamp = 8, TPseqid = 10, TPevent = 11, TPinterned = 12, TPflags = 13, TPtrack = 60,
+	TPclocks = 6, TPtimestamp = 8, TPseqid = 10, TPevent = 11, TPinterned = 12, TPflags = 13,
+	TPclockid = 58, TPdefaults = 59, TPtrack = 60,
+	CSclock = 1, CKid = 1, CKtime = 2, CKdelta = 3,	/* ClockSnapshot, its Clock */
+	Boottime = 6, Deltaclock = 64,	/* clock ids: the trace's default; ours, sequence-scoped (64..127) */
 	Seqcleared = 1, Seqneeds = 2,	/* TracePacket.SequenceFlags */
 	TEannot = 4, TEtype = 9, TEnameiid = 10, TEtrack = 11,
 	Tbegin = 1, Tend = 2, Tinstant = 3,	/* TrackEvent.Type */
@@ -62,6 +65,7 @@ typedef struct Dump Dump;
 struct Dump {
 	const char *path;
 	uint64_t hz, t0, ns0;	/* a time's ns: ns0 + (ticks - t0) / hz */
+	uint64_t last;		/* Perfetto: the incremental clock's ns, the last packet's on it */
 	Fn *fn;
 	size_t nfn;
 	char **name;		/* the functions' names in the order first used, by id - 1 */
@@ -304,12 +308,26 @@ pfflush(Dump *d, int force)
 	d->pb.n = 0;
 }
 
+/*
+ * A packet at ticks (~0: none) on the sequence: its timestamp the ns
+ * since the last one's (Deltaclock, the sequence's default), varints of
+ * a byte or two where absolute ns take nine; one before the last (a
+ * call open at the end, ended at its thread's last record) is absolute,
+ * on the trace's clock.
+ */
 static void
 pfpacket(Dump *d, uint64_t ticks, int flags)
 {
+	uint64_t t = ticks != ~0ull ? ns(d, ticks) : 0;
+
 	pbbegin(&d->pb, Tpacket);
-	if (ticks != ~0ull)
-		pbvarint(&d->pb, TPtimestamp, ns(d, ticks));
+	if (ticks != ~0ull && t >= d->last) {
+		pbvarint(&d->pb, TPtimestamp, t - d->last);
+		d->last = t;
+	} else if (ticks != ~0ull) {
+		pbvarint(&d->pb, TPtimestamp, t);
+		pbvarint(&d->pb, TPclockid, Boottime);
+	}
 	pbvarint(&d->pb, TPseqid, Seqid);
 	if (flags != 0)
 		pbvarint(&d->pb, TPflags, (uint64_t)flags);
@@ -353,14 +371,46 @@ procuuid(Dump *d)
 	return 1ull << 32 | d->pid;
 }
 
-/* the process's track: the recording's program (capfile.h: pid, command), starting the sequence */
+static void
+pfclock(Dump *d, uint32_t id, int delta)
+{
+	pbbegin(&d->pb, CSclock);
+	pbvarint(&d->pb, CKid, id);
+	pbvarint(&d->pb, CKtime, d->ns0);
+	if (delta)
+		pbvarint(&d->pb, CKdelta, 1);
+	pbend(&d->pb);
+}
+
+/*
+ * The sequence starts: its packets' timestamps are on Deltaclock by
+ * default, an incremental clock that reads the trace's (Boottime) at
+ * the #clock's ns; the first packet's delta is from there.
+ */
+static void
+pfclocks(Dump *d)
+{
+	pfpacket(d, ~0ull, Seqcleared);
+	pbbegin(&d->pb, TPdefaults);
+	pbvarint(&d->pb, TPclockid, Deltaclock);
+	pbend(&d->pb);
+	pbbegin(&d->pb, TPclocks);
+	pfclock(d, Boottime, 0);
+	pfclock(d, Deltaclock, 1);
+	pbend(&d->pb);
+	pbend(&d->pb);
+	d->last = d->ns0;
+}
+
+/* the process's track: the recording's program (capfile.h: pid, command) */
 static void
 pfprocess(Dump *d, Capfile *f)
 {
 	const char *v;
 
 	d->pid = (v = capinfo(f, "pid", 0)) != NULL ? (uint32_t)strtoul(v, NULL, 10) : 0;
-	pfpacket(d, ~0ull, Seqcleared);
+	pfclocks(d);
+	pfpacket(d, ~0ull, 0);
 	pbbegin(&d->pb, TPtrack);
 	pbvarint(&d->pb, TDuuid, procuuid(d));
 	pbbegin(&d->pb, TDprocess);

@@ -32,7 +32,7 @@ struct Node {
 	uint32_t fn;
 	uint32_t parent;	/* index + 1; 0: a root */
 	uint32_t child, last, next;	/* index + 1: the first and last child, the next sibling */
-	uint32_t hit;		/* index + 1: the child found last; a loop calls the same one again (no hash) */
+	uint32_t hit[2], hitfn[2];	/* the children found last and before (index + 1), and their functions: see seen */
 	uint64_t calls, ticks;
 };
 
@@ -55,6 +55,8 @@ struct Graph {
 	uint32_t *ix;		/* node or trace index + 1, by hash */
 	size_t ixcap;
 	uint32_t root, rootlast;	/* the first and last root, index + 1 */
+	uint32_t *rootof;	/* per function: its root's node, index + 1 */
+	uint32_t nrootof;
 	Trace *t;
 	size_t nt, maxt;
 	uint32_t *path, *stack;
@@ -124,21 +126,71 @@ nodegrow(Graph *g)
 	return 0;
 }
 
+/*
+ * fn's child of p (index + 1) if it is one of the two found last, kept
+ * most recent first, else 0: a loop calls one or two functions again
+ * and again, and the hash's probe misses the caches on a graph of many
+ * nodes (most of the whole graph's time, bench/RESULTS).  Their
+ * functions are kept here, so the child's node is not waited for.
+ */
+static uint32_t
+seen(Node *p, uint32_t fn)
+{
+	uint32_t k;
+
+	if (p->hitfn[0] == fn && p->hit[0] != 0)
+		return p->hit[0];
+	if (p->hitfn[1] != fn || (k = p->hit[1]) == 0)
+		return 0;
+	p->hit[1] = p->hit[0];
+	p->hitfn[1] = p->hitfn[0];
+	p->hit[0] = k;
+	p->hitfn[0] = fn;
+	return k;
+}
+
+static void
+remember(Node *p, uint32_t k, uint32_t fn)
+{
+	p->hit[1] = p->hit[0];
+	p->hitfn[1] = p->hitfn[0];
+	p->hit[0] = k;
+	p->hitfn[0] = fn;
+}
+
+/* fn's slot in rootof (its root's node, index + 1, or 0), grown to hold it: nil out of memory */
+static uint32_t *
+rootslot(Graph *g, uint32_t fn)
+{
+	uint32_t *r, n;
+
+	if (fn >= g->nrootof) {
+		n = callnfn(g->c) + 64;
+		if ((r = realloc(g->rootof, n * sizeof *r)) == NULL)
+			return NULL;
+		memset(r + g->nrootof, 0, (n - g->nrootof) * sizeof *r);
+		g->rootof = r;
+		g->nrootof = n;
+	}
+	return &g->rootof[fn];
+}
+
 /* fn's node under parent (index + 1, 0 a root), made if new, appended to its siblings: index + 1, 0 out of memory */
 static uint32_t
 node(Graph *g, uint32_t parent, uint32_t fn)
 {
-	uint32_t *first, *last, k;
+	uint32_t *first, *last, *root = NULL, k;
 	size_t i;
 	Node *n;
 
-	if (parent != 0 && (k = g->n[parent - 1].hit) != 0 && g->n[k - 1].fn == fn)
+	if (parent == 0 && (root = rootslot(g, fn)) == NULL)
+		return 0;
+	if ((k = parent ? seen(&g->n[parent - 1], fn) : *root) != 0)
 		return k;
 	if (2 * (g->nn + 1) > g->ixcap && nodegrow(g) < 0)
 		return 0;
 	if ((k = g->ix[i = nodeslot(g, parent, fn)]) != 0) {
-		if (parent != 0)
-			g->n[parent - 1].hit = k;
+		remember(&g->n[parent - 1], k, fn);	/* found: not a root (rootof has them all) */
 		return k;
 	}
 	if (g->nn == g->maxn) {
@@ -156,6 +208,10 @@ node(Graph *g, uint32_t parent, uint32_t fn)
 	else
 		g->n[*last - 1].next = k;
 	*last = k;
+	if (parent != 0)
+		remember(&g->n[parent - 1], k, fn);
+	else
+		*root = k;
 	return k;
 }
 
@@ -165,6 +221,7 @@ enter(Graph *g, const Call *k)
 {
 	uint32_t parent = k->upaux, n;
 	int m = 0;
+	Node *v;
 
 	if (parent == 0 && g->glob != NULL && (m = matches(g, k->fn)) <= 0)
 		return m;
@@ -172,8 +229,14 @@ enter(Graph *g, const Call *k)
 		return 0;
 	if ((n = node(g, parent, k->fn)) == 0)
 		return nomem();
-	g->n[n - 1].calls++;
+	v = &g->n[n - 1];
+	v->calls++;
 	*k->aux = n;
+	/* its next call is likely one of these: fetched while the records between are read */
+	if (v->hit[0] != 0)
+		__builtin_prefetch(&g->n[v->hit[0] - 1], 1);
+	if (v->hit[1] != 0)
+		__builtin_prefetch(&g->n[v->hit[1] - 1], 1);
 	return 0;
 }
 
@@ -402,6 +465,7 @@ xgraph(Cmd *c, int argc, char **argv)
 	free(g.match);
 	free(g.n);
 	free(g.ix);
+	free(g.rootof);
 	free(g.t);
 	free(g.path);
 	free(g.stack);

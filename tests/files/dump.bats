@@ -21,12 +21,16 @@ recthreads() {
 }
 
 # the Perfetto trace on standard input as lines "KIND TID NAME NS ARG=VALUE ...":
-# KIND B (slice begin), E (end), I (instant); names through the interned ones
+# KIND B (slice begin), E (end), I (instant); names through the interned ones;
+# NS the packet's timestamp on BOOTTIME (clock 6), or on the sequence's
+# incremental clock 64: the sum of the deltas since its snapshot (gawk -M: exact)
 decode() {
 	protoc -I "$BATS_TEST_DIRNAME" --decode=perfetto.Trace "$BATS_TEST_DIRNAME/perfetto.proto" |
-	awk '
+	gawk -M '
 	/\{$/ { p[++d] = $1; next }
 	/^ *\}$/ {
+		if (p[d] == "clocks" && cid == 64) clk = cts
+		if (d == 1 && ts != "") { if (tcid != 6) { clk += ts; ts = clk }; tcid = "" }
 		if (p[d] == "debug_annotations") args[++na] = an SUBSEP av
 		if (p[d] == "thread") TID[uuid] = tid
 		if (p[d] == "event_names") EN[iid] = nm
@@ -36,11 +40,14 @@ decode() {
 			for (i = 1; i <= na; i++) { split(args[i], a, SUBSEP); s = s " " AN[a[1]] "=" a[2] }
 			print s
 		}
-		if (d == 1) { type = ""; na = 0 }
+		if (d == 1) { type = ""; na = 0; ts = "" }
 		d--; next
 	}
 	{ k = $1; sub(/:$/, "", k); v = substr($0, index($0, ":") + 2) }
 	d == 1 && k == "timestamp" { ts = v }
+	d == 1 && k == "timestamp_clock_id" { tcid = v }
+	p[d] == "clocks" && k == "clock_id" { cid = v }
+	p[d] == "clocks" && k == "timestamp" { cts = v }
 	p[d] == "track_descriptor" && k == "uuid" { uuid = v }
 	p[d] == "thread" && k == "tid" { tid = v }
 	p[d] == "track_event" && k == "type" { type = v }
@@ -95,12 +102,18 @@ ssexpected() {
 	assert_success
 	assert_equal "${#lines[@]}" 12
 	assert_output "$(expected)"
+	# the times as deltas: after the first, each below a second (absolute ns are 19 digits)
+	protoc -I "$BATS_TEST_DIRNAME" --decode=perfetto.Trace "$BATS_TEST_DIRNAME/perfetto.proto" < "$O/f.pftrace" > "$O/text"
+	run awk '/^  timestamp: / && n++ && length($2) > 9' "$O/text"
+	assert_output ""
+	run grep -c '^  timestamp: ' "$O/text"
+	assert_output 12
 	# 6 calls of each of two threads, none of the program's main thread
 	run bash -c "devtrace cat '$F' | awk '\$1 == \"E\" { print \$4 }' | sort | uniq -c | awk '{ print \$1 }'"
 	assert_output "$(printf '3\n3')"
 }
 
-@test "dump --perfetto F: one process track, the recording's pid and command; a thread track per tid under it; names interned once, the first packet clearing the sequence" {
+@test "dump --perfetto F: one process track, the recording's pid and command; a thread track per tid under it; names interned once, the first packet clearing the sequence and starting its incremental clock at the #clock's ns" {
 	recthreads
 	devtrace dump --perfetto "$F" > "$O/f.pftrace"
 	protoc -I "$BATS_TEST_DIRNAME" --decode=perfetto.Trace "$BATS_TEST_DIRNAME/perfetto.proto" < "$O/f.pftrace" > "$O/text"
@@ -117,10 +130,31 @@ ssexpected() {
 	assert_output "$(printf '    event_names {\n      iid: 1')"
 	run grep -c 'sequence_flags: 1$' "$O/text"
 	assert_output 1
-	run sed -n 2,3p "$O/text"
-	assert_output "$(printf '  trusted_packet_sequence_id: 1\n  sequence_flags: 1')"
+	ns0=$(devtrace cat "$F" | awk '$1 == "#clock" { print $3 }')
+	run sed -n '2,/^}/p' "$O/text"
+	assert_output - <<-OUT
+	  clock_snapshot {
+	    clocks {
+	      clock_id: 6
+	      timestamp: $ns0
+	    }
+	    clocks {
+	      clock_id: 64
+	      timestamp: $ns0
+	      is_incremental: true
+	    }
+	  }
+	  trusted_packet_sequence_id: 1
+	  sequence_flags: 1
+	  trace_packet_defaults {
+	    timestamp_clock_id: 64
+	  }
+	}
+	OUT
 	run grep -c 'trusted_packet_sequence_id: 1$' "$O/text"
-	assert_output 15
+	assert_output 16
+	run grep -c 'clock_id' "$O/text"
+	assert_output 3
 }
 
 @test "dump --perfetto F: arguments and return values typed by F.sigs, one class each" {
@@ -183,6 +217,24 @@ ssexpected() {
 	B 17 leaf 90
 	E 17 - 90
 	OUT
+}
+
+@test "dump --perfetto: a call open at the end ends at its thread's last record, before the packet last written: that one packet absolute, on BOOTTIME" {
+	cd "$BATS_TEST_TMPDIR"
+	# thread 11 enters work at 10 and never returns; thread 12 calls leaf 20..30
+	printf '%s\n' 'E 1010 a b' 'E 1020 14 c' 'X 1020 1e c' | "$ROOT/build/bench/mkrec" -o b
+	cp "$ROOT/tests/fixtures/traces/cut.syms" b.syms
+	devtrace dump --perfetto b > b.pftrace
+	run decode < b.pftrace
+	assert_output - <<-'OUT'
+	B 11 work 10
+	B 12 leaf 20
+	E 12 - 30
+	E 11 - 10
+	OUT
+	protoc -I "$BATS_TEST_DIRNAME" --decode=perfetto.Trace "$BATS_TEST_DIRNAME/perfetto.proto" < b.pftrace > text
+	run grep -E '^  timestamp(_clock_id)?: ' text
+	assert_output "$(printf '  timestamp: %s\n' 10 10 10 10; printf '  timestamp_clock_id: 6')"
 }
 
 @test "dump: a missing file, a file that is no recording, no format, two formats: clear words" {
