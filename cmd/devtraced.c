@@ -25,7 +25,7 @@
 
 enum {
 	Readywait = 30000,	/* ms the parent waits for the mount */
-	Nringauto = 1024,	/* the most rings the default -M gives: 64 GiB of address space at -m 20 */
+	Nringauto = 1024,	/* the most rings the default -M gives: 96 GiB of address space at -m 20, sessions included */
 };
 
 
