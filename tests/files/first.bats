@@ -4,7 +4,8 @@
 # ring claimed, the ring's pages faulted in).  fl_first makes 21 calls of
 # the same shape in the main thread, then 21 in a new one; each thread's
 # first call must take at most twice the median of its later ones
-# (before the fix: 20 to 600 times).  Not under ASan (check-asan's copy
+# (with the clock read before the set-up: 4 to 8 times; fl_first.c says
+# why its calls are 100 us long).  Not under ASan (check-asan's copy
 # of this suite): there the reader and the server, ASan-built, take the
 # 2 cores from the program as it starts, and CI saw the main thread's
 # first call 2.5 to 3.4 times its median in 3 runs of 3; the plain run
