@@ -46,7 +46,7 @@ void	shmprivate(Dev *d, int logmax);	/* a block this process allocated itself (b
 int	shmctl(Shm *s, const char *buf, size_t n, uint32_t pid, const Devsigs *sigs, char *err, size_t nerr);	/* whole lines: 0 or errno; sigs: the signatures they may name arguments from, or nil (devtrace.h: Devsigs) */
 int	shmctlwrite(Shm *s, Ctlfile *f, const char *buf, size_t n, uint32_t pid, const Devsigs *sigs, char *err, size_t nerr);	/* one write of an open file (devctlwrite) */
 int	shmctlclose(Shm *s, Ctlfile *f, const Devsigs *sigs, char *err, size_t nerr);	/* its last close: the unfinished line runs */
-size_t	shmstate(Shm *s, char *buf, size_t n);	/* its length; 0 (errno EAGAIN or EIO) if the lock was not had */
+size_t	shmstate(Shm *s, char *buf, size_t n);	/* its length; 0 (errno EAGAIN) if the lock was not had */
 size_t	shmread(Shm *s, Reader *r, char *buf, size_t n);	/* waits, unlocked and bounded, for a record being written; 0 (errno set) if the lock was not had */
 ssize_t	shmtake(Shm *s, Reader *r, char *buf, size_t n);	/* never waits: 0 with r->wait set if one is being written; -1 (errno) if the lock was not had */
 ssize_t	shmtakering(Shm *s, Reader *r, uint32_t ring, Rec *out, size_t n);	/* devreadring under the lock: one source, unmerged; never waits: 0 with r->wait set if one is being written; -1 (errno) if the lock was not had */

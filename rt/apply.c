@@ -7,7 +7,9 @@
 #include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stddef.h>
 #include "rt/rt.h"
+#include "rt/thr.h"
 
 /*
  * Is this process watched: an empty list, or one naming our pid, the
@@ -103,20 +105,49 @@ sessapply(View *v, Vsess *p, Dev *d, uint32_t b)
 }
 
 /*
+ * The level whose plain hits the fast path writes (hook.c): the top
+ * level where it traces this process, else the lowest live session
+ * (devtrace record's, run -t's); its control generation as read
+ * before its state (sgen: the sessions').  Gen 0 (the generation
+ * wrapped) is a Writer's "not fast": no level then.
+ */
+static void
+fastlevel(View *v, const uint32_t *sgen)
+{
+	uint32_t n = v->sessactive ? (uint32_t)__builtin_ctz(v->sessactive) + 1 : 0;
+
+	if (v->active || n == 0) {
+		v->fd = v->d;
+		v->fsess = 1;
+		v->fwoff = offsetof(Thr, w);
+	} else {
+		v->fd = v->sess[n - 1]->d;
+		v->fsess = 1u << n;
+		v->fwoff = offsetof(Thr, ws) + (n - 1) * sizeof(Writer);
+		v->gen = sgen[n - 1];
+	}
+	if (v->gen == 0)
+		v->fd = NULL;
+}
+
+/*
  * Every site's pc, for the hooks; Pcslow set but where the hit is
- * decided now, not at every hit (hook.c's fast path): the top level's
+ * decided now, not at every hit (hook.c's fast path): fastlevel's
  * alone, a plain trace (no predicate, aggregation or action, records
  * on), on.
  */
 static void
-fastsites(View *v, Dev *d)
+fastsites(View *v)
 {
-	uint32_t i;
+	uint32_t i, n = (uint32_t)__builtin_ctz(v->fsess | 1u << 31), want = v->fsess >> 1;
+	const int8_t *slot = n ? v->sess[n - 1]->slot : v->slot;
+	const uint8_t *has = n ? v->sess[n - 1]->has : v->has;
+	const Tsel *sel = n ? v->sess[n - 1]->sel : v->sel;
 	int k, fast;
 
 	for (i = 0; i < v->nsite; i++) {
-		k = v->slot[i];
-		fast = d && k >= 0 && v->has[k] && v->sel[k].plain && sitemask(v)[i] == 0 && devsiteon(d, &v->sel[k]);
+		k = slot[i];
+		fast = v->fd && k >= 0 && has[k] && sel[k].plain && sitemask(v)[i] == want && devsiteon(v->fd, &sel[k]);
 		v->pc[i] = siteat(i)->pc | (fast ? 0 : Pcslow);
 	}
 }
@@ -136,7 +167,7 @@ apply(void)
 	uint8_t *val = NULL, want;
 	int k, same, np = 0;
 	Dev *sd[Nsess];
-	uint32_t j;
+	uint32_t j, sgen[Nsess];
 	Tsel *sel;
 
 	for (j = 0; j < Nsess; j++)
@@ -161,10 +192,13 @@ apply(void)
 		for (i = 0; i < n; i++)
 			v->slot[i] = same && i < old->nsite ? old->slot[i] : select1(d, i);
 		for (j = 0; j < Nsess; j++)
-			if (v->sess[j])
+			if (v->sess[j]) {
+				sgen[j] = ald(devctlgen(sd[j])) + 1;	/* as v->gen */
 				sessapply(v, v->sess[j], sd[j], 1u << j);
+			}
+		fastlevel(v, sgen);
 	}
-	fastsites(v, v->gen ? d : NULL);	/* gen 0 (the generation wrapped) is a Writer's "not fast": none then */
+	fastsites(v);
 	ast(&rt.view, v);
 	if (n > 0 && ((idx = malloc(n * sizeof *idx)) == NULL || (val = malloc(n)) == NULL)) {
 		free(idx);

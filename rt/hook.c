@@ -191,6 +191,13 @@ hookbody(Thr *t, View *v, uint32_t idx, uintptr_t *slot, uint64_t *regs, uint64_
 		recslow(t, d, &t->w, pc, ticks, f->depth, 0, regs + Rarg0, 0);
 }
 
+/* the thread's Writer on the fast path's level (apply.c: fastlevel) */
+static inline __attribute__((always_inline)) Writer *
+fastwriter(Thr *t, const View *v)
+{
+	return (Writer *)((char *)t + v->fwoff);
+}
+
 /*
  * The usual hit: a thread with a Thr and a shadow stack, outside the
  * runtime.  Anything else (the thread's first hook, an exiting thread, a
@@ -198,8 +205,9 @@ hookbody(Thr *t, View *v, uint32_t idx, uintptr_t *slot, uint64_t *regs, uint64_
  * trampoline calls devtrace_hook: on ISAs whose hookflags keep this path
  * off some registers, the trampoline saves those only then.  A site the
  * View decided is a plain record (apply.c: fastsites), while nothing
- * changed since (writerfast), is followed and recorded here; any other
- * hit is hookbody's.
+ * changed since (writerfast), is followed and recorded here, in the
+ * top level or in the one session that traces the process alone
+ * (apply.c: fastlevel); any other hit is hookbody's.
  */
 int
 devtrace_hookfast(uint32_t idx, uintptr_t *slot, uint64_t *regs)
@@ -208,6 +216,7 @@ devtrace_hookfast(uint32_t idx, uintptr_t *slot, uint64_t *regs)
 	Thr *t = me;
 	View *v;
 	uintptr_t real;
+	Writer *w;
 	Frame *f;
 	uint64_t pc;
 
@@ -215,16 +224,16 @@ devtrace_hookfast(uint32_t idx, uintptr_t *slot, uint64_t *regs)
 		return idx + 1;	/* the site back: the trampoline keeps no copy */
 	enterset(t, (uintptr_t)__builtin_frame_address(0));
 	v = ald(&rt.view);
-	if (unlikely(v == NULL || idx >= v->nsite || (pc = v->pc[idx]) & Pcslow || !writerfast(v->d, &t->w, v->gen) ||
+	if (unlikely(v == NULL || idx >= v->nsite || (pc = v->pc[idx]) & Pcslow || !writerfast(v->fd, w = fastwriter(t, v), v->gen) ||
 	    (real = *slot) == (uintptr_t)devtrace_return || t->n >= t->max)) {
 		hookbody(t, v, idx, slot, regs, ticks);
 		leave(t);
 		return 0;
 	}
-	f = shadowpushfresh(t, slot, real, idx);
+	f = shadowpushfresh(t, slot, real, idx, v->fsess);
 	f->ticks = ticks;
-	if (unlikely(!wringputfast(&t->w, t->tid, 0, pc, ticks, regs + Rarg0)))
-		recslow(t, v->d, &t->w, pc, ticks, f->depth, 0, regs + Rarg0, 0);	/* fill or block, full */
+	if (unlikely(!wringputfast(w, t->tid, 0, pc, ticks, regs + Rarg0)))
+		recslow(t, v->fd, w, pc, ticks, f->depth, 0, regs + Rarg0, 0);	/* fill or block, full */
 	leave(t);
 	return 0;
 }
@@ -376,9 +385,9 @@ unhookrest(Thr *t, uintptr_t *slot, uint64_t *regs, uint64_t ticks)
 /*
  * A redirected return: the X record of its frame and the true return
  * address.  The usual one (outside the runtime, the top frame alone in
- * its slot, followed by the top level alone, a site the View decided is
- * a plain record while nothing changed: writerfast) inline; the rest is
- * unhookrest's.
+ * its slot, followed by the fast path's level alone, a site the View
+ * decided is a plain record while nothing changed: writerfast) inline;
+ * the rest is unhookrest's.
  */
 uintptr_t
 devtrace_unhook(uintptr_t *slot, uint64_t *regs)
@@ -387,6 +396,7 @@ devtrace_unhook(uintptr_t *slot, uint64_t *regs)
 	Thr *t = me;
 	uint32_t n;
 	uint64_t pc;
+	Writer *w;
 	View *v;
 	Frame *f;
 
@@ -394,15 +404,16 @@ devtrace_unhook(uintptr_t *slot, uint64_t *regs)
 		lost();
 	n = t->n;
 	f = &t->stk[n - 1];
-	if (unlikely((t->seq & 1) || n == 0 || f->slot != slot || (n > 1 && f[-1].slot == slot) || f->sess != 1))
+	if (unlikely((t->seq & 1) || n == 0 || f->slot != slot || (n > 1 && f[-1].slot == slot)))
 		return unhookrest(t, slot, regs, ticks);
 	enterset(t, (uintptr_t)__builtin_frame_address(0));
 	v = ald(&rt.view);
-	if (unlikely(v == NULL || f->site >= v->nsite || (pc = v->pc[f->site]) & Pcslow || !writerfast(v->d, &t->w, v->gen))) {
+	if (unlikely(v == NULL || f->sess != v->fsess || f->site >= v->nsite || (pc = v->pc[f->site]) & Pcslow ||
+	    !writerfast(v->fd, w = fastwriter(t, v), v->gen))) {
 		leave(t);
 		return unhookrest(t, slot, regs, ticks);
 	}
-	if (unlikely(!wringputfast(&t->w, t->tid, Kexit, pc, ticks, regs + Rret))) {
+	if (unlikely(!wringputfast(w, t->tid, Kexit, pc, ticks, regs + Rret))) {
 		leave(t);	/* nothing done: fill's or block's ring is full, devrecord decides */
 		return unhookrest(t, slot, regs, ticks);
 	}

@@ -98,8 +98,11 @@ struct View {
 	uint32_t nsite;
 	uint8_t has[Ntrace];
 	Tsel sel[Ntrace];
-	uint32_t gen;		/* 1 + the control generation read before anything else */
-	uint64_t *pc;		/* per site: its pc, Pcslow set unless its hit is a plain record of the top level alone at gen (hitfast.h: writerfast) */
+	Dev *fd;		/* the fast path's level (apply.c: fastlevel): the top level's Dev, else one session's; nil: none */
+	uint32_t fsess;		/* its Frame.sess: bit 0 the top level, bit n session n */
+	uint32_t fwoff;		/* where in a Thr its Writer is: w, or session n's ws[n-1] */
+	uint32_t gen;		/* 1 + fd's control generation, read before anything else of it */
+	uint64_t *pc;		/* per site: its pc, Pcslow set unless its hit is a plain record of that level alone at gen (hitfast.h: writerfast) */
 	Vsess *sess[Nsess];	/* session n's part at n-1; nil where it does not live */
 	View *old;		/* retired, waiting for a grace period */
 	int8_t slot[];		/* per site: the trace that selects it, or -1; then the sites' session masks (sitemask) */

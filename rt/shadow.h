@@ -66,9 +66,9 @@ shadowforget(Thr *t, uintptr_t *slot)
 	t->n = j;
 }
 
-/* a frame of the top level alone for a fresh call (real is not devtrace_return), room checked: shadowpush's usual case */
+/* a frame of one level (sess: its bit) for a fresh call (real is not devtrace_return), room checked: shadowpush's usual case */
 static inline __attribute__((always_inline)) Frame *
-shadowpushfresh(Thr *t, uintptr_t *slot, uintptr_t real, uint32_t site)
+shadowpushfresh(Thr *t, uintptr_t *slot, uintptr_t real, uint32_t site, uint32_t sess)
 {
 	Frame *f;
 
@@ -78,7 +78,7 @@ shadowpushfresh(Thr *t, uintptr_t *slot, uintptr_t real, uint32_t site)
 	f->slot = slot;
 	f->real = real;
 	f->site = site;
-	f->sess = 1;
+	f->sess = sess;
 	f->depth = t->n;
 	fence();
 	t->n++;

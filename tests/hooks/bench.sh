@@ -8,7 +8,8 @@
 # valgrind, instructions per call, for: no hooks, NOP sleds, sites off
 # (attached, skip-branch), one site on (E+X), and the classic hooks; a
 # static probe in a function without a site, off (attached) and on (P);
-# then the same site selected by the top level and one or two sessions.
+# then the same site selected by one session alone, and by the top level
+# and one or two sessions.
 root=$(cd "$(dirname "$0")/../.." && pwd)
 H=$root/build/tests/hooks
 L=$root/lib/libdevtrace.so
@@ -51,13 +52,19 @@ row "one site on, predicate false" $((n / 10)) env LD_PRELOAD="$L" "$H/fx_bench"
 "$H/devshm" "$DEVTRACE_DIR" ctl trace probe:work new p
 "$H/devshm" "$DEVTRACE_DIR" ctl trace p on
 row "a probe on: P per call" $((n / 10)) env LD_PRELOAD="$L" "$H/fx_bench_probe"
-# the same site selected by sessions too (devtrace(4) "Sessions"): a record in each
+# the same site selected by sessions too (devtrace(4) "Sessions"): a record in each;
+# first by one session alone, the top level stopped (devtrace record's, run -t's case)
 "$H/devshm" "$DEVTRACE_DIR" ctl trace w pred
 for k in 1 2; do
 	s=$("$H/devshm" "$DEVTRACE_DIR" clone $$)
 	"$H/devshm" "$DEVTRACE_DIR" sessctl "$s" trace work new w
 	"$H/devshm" "$DEVTRACE_DIR" sessctl "$s" trace w on
 	"$H/devshm" "$DEVTRACE_DIR" sessctl "$s" start
+	if [ $k = 1 ]; then
+		"$H/devshm" "$DEVTRACE_DIR" ctl stop
+		row "one session alone, top level off" $((n / 10)) env LD_PRELOAD="$L" "$H/fx_bench"
+		"$H/devshm" "$DEVTRACE_DIR" ctl start
+	fi
 	row "one site on, and in $k session(s)" $((n / 10)) env LD_PRELOAD="$L" "$H/fx_bench"
 done
 # policy block (devtrace(4) "policy"), as make bench's lossless full trace
