@@ -200,19 +200,6 @@ ssexpected() {
 	assert_success
 }
 
-@test "dump --perfetto F: a child gone before record looked it up is under its own process all the same (its ring's pid)" {
-	recfork 0
-	assert_not_equal "$C" "$P"
-	devtrace dump --perfetto "$F" | tracks > "$O/tracks"
-	run grep '^thread ' "$O/tracks"
-	assert_output - <<-OUT
-	thread $((2 << 32 | P)) $P $P $((1 << 32 | P))
-	thread $((2 << 32 | C)) $C $C $((1 << 32 | C))
-	OUT
-	run grep -c "^process $((1 << 32 | C)) $C " "$O/tracks"
-	assert_output 1
-}
-
 @test "dump --perfetto F: arguments and return values typed by F.sigs, one class each" {
 	needlib
 	command -v protoc > /dev/null || skip "needs protoc (Debian: protobuf-compiler)"
