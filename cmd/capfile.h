@@ -26,7 +26,10 @@
  * TICKS NS (the state's #clock when record began), pid, command (the
  * program and its arguments, quoted as a shell reads them), trace (-t's
  * globs), host, kernel; the trailer's: end TICKS NS, lost, object (one
- * line each: the objects of the recorded pcs, as FILE.syms holds them).
+ * line each: the objects of the recorded pcs, as FILE.syms holds them),
+ * thread TID PID (one a recorded thread whose process was found:
+ * recpids.h), process PID COMM (one a process of those but pid's whose
+ * /proc/PID/comm record read).
  * A source's records are its chunks' in file order.  The reader gives
  * the oldest next record of all sources (ticks), on a tie the shared
  * ring's, then the lower ring's: the order devread's merge gives.

@@ -61,6 +61,18 @@ struct Thr {
 	uint64_t first, last;	/* its first and last record's ticks */
 };
 
+typedef struct Proc Proc;	/* a thread's process, from the trailer (capfile.h: thread, process) */
+struct Proc {
+	uint32_t tid, pid;
+};
+
+typedef struct Pname Pname;	/* a process other than the recording's */
+struct Pname {
+	uint32_t pid;
+	char *name;		/* nil: none read */
+	int sent;		/* Perfetto: its track written */
+};
+
 typedef struct Dump Dump;
 struct Dump {
 	const char *path;
@@ -77,7 +89,11 @@ struct Dump {
 	Thr *thr;
 	size_t nthr;
 	Pb pb;
-	uint32_t pid;
+	uint32_t pid;		/* the recording's (capfile.h: pid) */
+	Proc *proc;		/* the trailer's "thread TID PID" lines */
+	size_t nproc;
+	Pname *pname;		/* the processes they name, but pid */
+	size_t npname;
 	int emitted;		/* speedscope: an event of this profile written */
 	FILE *out;
 };
@@ -366,9 +382,9 @@ thruuid(Thr *t)
 }
 
 static uint64_t
-procuuid(Dump *d)
+procuuid(uint32_t pid)
 {
-	return 1ull << 32 | d->pid;
+	return 1ull << 32 | pid;
 }
 
 static void
@@ -402,35 +418,99 @@ pfclocks(Dump *d)
 	d->last = d->ns0;
 }
 
-/* the process's track: the recording's program (capfile.h: pid, command) */
+/* a process's track: its pid and name */
+static void
+pftrack(Dump *d, uint32_t pid, const char *name)
+{
+	pfpacket(d, ~0ull, 0);
+	pbbegin(&d->pb, TPtrack);
+	pbvarint(&d->pb, TDuuid, procuuid(pid));
+	pbbegin(&d->pb, TDprocess);
+	pbvarint(&d->pb, PDpid, pid);
+	if (name != NULL)
+		pbstr(&d->pb, PDname, name);
+	pbend(&d->pb);
+	pbend(&d->pb);
+	pbend(&d->pb);
+}
+
+static Pname *
+pnameof(Dump *d, uint32_t pid)
+{
+	size_t i;
+
+	for (i = 0; i < d->npname; i++)
+		if (d->pname[i].pid == pid)
+			return &d->pname[i];
+	d->pname = xalloc(d->pname, (d->npname + 1) * sizeof *d->pname);
+	d->pname[d->npname] = (Pname){ pid, NULL, 0 };
+	return &d->pname[d->npname++];
+}
+
+/* the trailer's threads and processes (capfile.h), kept: the file is closed before the walk */
+static void
+loadprocs(Dump *d, Capfile *f)
+{
+	unsigned tid, pid;
+	const char *v;
+	int i, k;
+
+	for (i = 0; (v = capinfo(f, "thread", i)) != NULL; i++)
+		if (sscanf(v, "%u %u", &tid, &pid) == 2) {
+			d->proc = xalloc(d->proc, (d->nproc + 1) * sizeof *d->proc);
+			d->proc[d->nproc++] = (Proc){ tid, pid };
+		}
+	for (i = 0; (v = capinfo(f, "process", i)) != NULL; i++)
+		if (sscanf(v, "%u %n", &pid, &k) == 1 && pid != d->pid)
+			pnameof(d, pid)->name = strsave(v + k);
+}
+
+/* the thread's process: its trailer line's, else the recording's */
+static uint32_t
+pidof(Dump *d, uint32_t tid)
+{
+	size_t i;
+
+	for (i = 0; i < d->nproc; i++)
+		if (d->proc[i].tid == tid)
+			return d->proc[i].pid;
+	return d->pid;
+}
+
+/*
+ * The recording's process track (capfile.h: pid, command); another
+ * process's comes before its first thread's, named as record read its
+ * /proc/PID/comm, else "pid N".
+ */
 static void
 pfprocess(Dump *d, Capfile *f)
 {
 	const char *v;
 
 	d->pid = (v = capinfo(f, "pid", 0)) != NULL ? (uint32_t)strtoul(v, NULL, 10) : 0;
+	loadprocs(d, f);
 	pfclocks(d);
-	pfpacket(d, ~0ull, 0);
-	pbbegin(&d->pb, TPtrack);
-	pbvarint(&d->pb, TDuuid, procuuid(d));
-	pbbegin(&d->pb, TDprocess);
-	pbvarint(&d->pb, PDpid, d->pid);
-	if ((v = capinfo(f, "command", 0)) != NULL)
-		pbstr(&d->pb, PDname, v);
-	pbend(&d->pb);
-	pbend(&d->pb);
-	pbend(&d->pb);
+	pftrack(d, d->pid, capinfo(f, "command", 0));
 }
 
 static void
 pfthread(Dump *d, Thr *t)
 {
+	uint32_t pid = pidof(d, t->tid);
+	Pname *p;
+	char name[32];
+
+	if (pid != d->pid && !(p = pnameof(d, pid))->sent) {
+		snprintf(name, sizeof name, "pid %u", pid);
+		pftrack(d, pid, p->name != NULL ? p->name : name);
+		p->sent = 1;
+	}
 	pfpacket(d, ~0ull, 0);
 	pbbegin(&d->pb, TPtrack);
 	pbvarint(&d->pb, TDuuid, thruuid(t));
-	pbvarint(&d->pb, TDparent, procuuid(d));
+	pbvarint(&d->pb, TDparent, procuuid(pid));
 	pbbegin(&d->pb, TDthread);
-	pbvarint(&d->pb, THpid, d->pid);
+	pbvarint(&d->pb, THpid, pid);
 	pbvarint(&d->pb, THtid, t->tid);
 	pbend(&d->pb);
 	pbend(&d->pb);

@@ -32,6 +32,7 @@
 #include "cmd/client.h"
 #include "cmd/capfile.h"
 #include "cmd/recsyms.h"
+#include "cmd/recpids.h"
 
 enum {
 	Nsrc = 8192,		/* records one source gives a pass at most (one lock hold, ~0.1 ms) */
@@ -121,6 +122,7 @@ counters(Shm *s, unsigned long long *lost, unsigned long long *queued)
 static char *obuf;
 static size_t opos;
 static Recsyms pcs;	/* the pcs saved: the objects of the recording */
+static Recpids pids;	/* the threads saved: their processes */
 
 static int
 flush(int fd, const char *out)
@@ -131,6 +133,16 @@ flush(int fd, const char *out)
 	}
 	opos = 0;
 	return 0;
+}
+
+/* the processes of n records just copied from source src (after the copy: their owner's pid was stored before they were written) */
+static int
+learn(Shm *s, uint32_t src, const Rec *r, size_t n)
+{
+	uint32_t tid = 0, pid = 0;
+	int owned = src != Capshared && shmringowner(s, src, &tid, &pid) == 0;
+
+	return recpids(&pids, r, n, owned, tid, pid);
 }
 
 /*
@@ -168,7 +180,7 @@ save(Shm *s, Reader *rd, int fd, const char *out, unsigned long long max, int *w
 		}
 		if (rd->wait)
 			*wait = 1;
-		if (n > 0 && recpcs(&pcs, (Rec *)(c + 1), n) < 0) {
+		if (n > 0 && (recpcs(&pcs, (Rec *)(c + 1), n) < 0 || learn(s, src, (Rec *)(c + 1), n) < 0)) {
 			fprintf(stderr, "devtrace record: out of memory\n");
 			return -1;
 		}
@@ -264,7 +276,7 @@ writeblock(int fd, const char *out, char *b, size_t len)
 
 /* the trailer: the end's clock and the losses, when the state was had (st), and the objects */
 static int
-writetrailer(int fd, const char *out, const char *st, unsigned long long lost, Recsyms *r)
+writetrailer(int fd, const char *out, const char *st, unsigned long long lost, Recsyms *r, pid_t pid)
 {
 	unsigned long long ticks, ns;
 	char *text = NULL, *b;
@@ -279,6 +291,7 @@ writetrailer(int fd, const char *out, const char *st, unsigned long long lost, R
 		fprintf(f, "lost %llu\n", lost);
 	for (i = 0; i < r->nobj; i++)
 		fprintf(f, "object %s\n", r->obj[i]);
+	recpidsout(&pids, f, (uint32_t)pid);
 	if (fclose(f) != 0) {
 		free(text);
 		return writeblock(fd, out, NULL, 0);
@@ -543,7 +556,7 @@ xrecord(Cmd *c, int argc, char **argv)
 		bad |= recsymsto(&pcs, o->syms, regular ? out : NULL, "devtrace record");
 	if ((st = stateget(s, "devtrace record")) != NULL)
 		lost = lostcount(st) - lost0;
-	if (saved >= 0 && writetrailer(fd, out, st, lost, &pcs) < 0)
+	if (saved >= 0 && writetrailer(fd, out, st, lost, &pcs, pid) < 0)
 		bad = 1;
 	if (close(fd) < 0) {
 		fprintf(stderr, "devtrace record: %s: %s\n", out, strerror(errno));

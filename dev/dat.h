@@ -24,7 +24,7 @@ typedef struct Spec Spec;
 
 enum {
 	Magic = 0x65636172747665ull & 0xffffffff,	/* "devtrace" */
-	Version = 12,	/* 12: #ringless (Cringless); 11: a trace's creation order (Trace.born); 10: a watched process's tree (Watchtree); 9: triggers and speculations (Act, Spec); 4: the buffer policy (policy, waitms, stalled, dropped); 5: aggregations; 6: writers' rings (nring, Wring); 7: the host's rules (rules, textbase); 8: sessions (nsess, Sess) */
+	Version = 13,	/* 13: a ring's owner's process (Wring.pid); 12: #ringless (Cringless); 11: a trace's creation order (Trace.born); 10: a watched process's tree (Watchtree); 9: triggers and speculations (Act, Spec); 4: the buffer policy (policy, waitms, stalled, dropped); 5: aggregations; 6: writers' rings (nring, Wring); 7: the host's rules (rules, textbase); 8: sessions (nsess, Sess) */
 	Tidbound = 0x80000000u,	/* Wring.tid of a host's static writer (devwriterbind): no thread has it */
 	Watchtree = 0x80000000u,	/* in Dev.watch: the pid and every process descended from it (`watch PID tree`); no pid has the bit */
 	Range = 1,	/* Trace.kind: an address range */
@@ -66,7 +66,8 @@ struct Wring {
 	uint64_t stalled;	/* block: 1 + the tail at which the owner gave up waiting; 0: none */
 	uint32_t tid;		/* owner; 0: free; Tidbound: a host's static writer */
 	uint32_t used;		/* ever claimed: the state lists it */
-	uint64_t pad0[4];
+	uint32_t pid;		/* owner's process, set before its first record; kept when freed: the last owner's, for what it left; 0: a host's static writer */
+	uint32_t pad0[7];
 	uint64_t tail __attribute__((aligned(64)));	/* the next record to read */
 	uint64_t nread;		/* records returned */
 	uint64_t nlost;		/* records overwritten, as the reader found them */

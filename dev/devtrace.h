@@ -305,6 +305,7 @@ size_t	devstate(Dev *d, char *buf, size_t n);	/* state text, NUL-terminated; its
 size_t	devread(Dev *d, Reader *r, char *buf, size_t n);	/* consumes records as text; 0 when none ready (r->wait: one is being written); never waits */
 size_t	devreadraw(Dev *d, Reader *r, Rec *out, size_t n);	/* consumes up to n whole records, binary; as devread otherwise (tickets, losses, counters, r->wait) */
 uint32_t	devringsqueued(Dev *d, uint32_t *ring, uint32_t n);	/* the writers' rings holding records now, up to n of them, in order: their number */
+int	devringowner(Dev *d, uint32_t ring, uint32_t *tid, uint32_t *pid);	/* its owner's tid (0: free) and pid (free: the last owner's), read without the lock: 0, or -1 (out of range, or changed while read) */
 size_t	devreadring(Dev *d, Reader *r, uint32_t ring, Rec *out, size_t n);	/* devreadraw of one source, unmerged: writer's ring < the host's nring, or the shared ring (== nring) */
 void	devfmt(char *line, const Rec *rec);	/* the Reclen bytes of its line, as devread gives it */
 int	devreader(Dev *d, uint32_t pid, int open);	/* the reader rule: pid is not traced while open */

@@ -111,8 +111,8 @@ void	wringstate(Dev *d, uint32_t log, struct Buf *b);	/* a # line per ring ever 
 int	blockwait(Blockwait *b, uint64_t *stalled, uint64_t tail, uint32_t waitms);	/* 1: slept, look again; 0: the reader is stalled at tail, give up */
 
 /* ring/writer.c */
-void	writerclaim(Dev *d, Writer *w, uint32_t tid);	/* the first hit on d: the host's bound, a counter shard, a ring */
-int	writerring(Dev *d, Writer *w, uint32_t tid);	/* a ring of its own, or none: the shared ring (1: all taken) */
+void	writerclaim(Dev *d, Writer *w, uint32_t pid, uint32_t tid);	/* the first hit on d: the host's bound, a counter shard, a ring */
+int	writerring(Dev *d, Writer *w, uint32_t pid, uint32_t tid);	/* a ring of its own, or none: the shared ring (1: all taken) */
 uint32_t	writeraggbuf(Dev *d, uint32_t tid);	/* an aggregation table: 1 + its index, or Naggbuf + 1, the shared one */
 
 /* error.c */

@@ -130,9 +130,9 @@ decide(Dev *d, Hit *h, uint32_t gen)
 	if (w == 0)
 		return devwatched(d, h->pid, h->tid);
 	if (w->d != d)
-		writerclaim(d, w, h->tid);	/* a shard, a ring of its own, else the shared ring */
+		writerclaim(d, w, h->pid, h->tid);	/* a shard, a ring of its own, else the shared ring */
 	else if (w->wr == 0)
-		writerring(d, w, h->tid);	/* none was free: asked again at each control change, not at each hit */
+		writerring(d, w, h->pid, h->tid);	/* none was free: asked again at each control change, not at each hit */
 	/*
 	 * a policy other than ring, a speculation, a trigger armed or counting
 	 * make devrecord's one compare fail: no cost to ring's path

@@ -51,6 +51,7 @@ size_t	shmread(Shm *s, Reader *r, char *buf, size_t n);	/* waits, unlocked and b
 ssize_t	shmtake(Shm *s, Reader *r, char *buf, size_t n);	/* never waits: 0 with r->wait set if one is being written; -1 (errno) if the lock was not had */
 ssize_t	shmtakering(Shm *s, Reader *r, uint32_t ring, Rec *out, size_t n);	/* devreadring under the lock: one source, unmerged; never waits: 0 with r->wait set if one is being written; -1 (errno) if the lock was not had */
 uint32_t	shmringsqueued(Shm *s, uint32_t *ring, uint32_t n);	/* devringsqueued: the writers' rings with records, read without the lock */
+int	shmringowner(Shm *s, uint32_t ring, uint32_t *tid, uint32_t *pid);	/* devringowner: its owner's tid and pid, read without the lock */
 uint32_t	shmnring(Shm *s);	/* the writers' rings the mapping has: sources 0..nring-1, then the shared ring */
 int	shmreader(Shm *s, uint32_t pid, int open);	/* 0 or errno */
 /* sessions (dev/sess.c), under the lock: shmsess.c */

@@ -102,6 +102,12 @@ shmringsqueued(Shm *s, uint32_t *ring, uint32_t n)
 	return devringsqueued(s->d, ring, n);
 }
 
+int
+shmringowner(Shm *s, uint32_t ring, uint32_t *tid, uint32_t *pid)
+{
+	return devringowner(s->d, ring, tid, pid);
+}
+
 Dev *
 shmcreate(const char *dir, int logmax, int nring, uint64_t hz, Shm **hdr)
 {

@@ -131,6 +131,23 @@ devringsqueued(Dev *d, uint32_t *ring, uint32_t n)
 	return k;
 }
 
+/*
+ * Ring i's owner now (0: free; Tidbound: a host's static writer) and its
+ * process, or the last owner's when free (Wring.pid): 0, or -1 if the
+ * ring is out of range or its owner changed while read (ask again).
+ */
+int
+devringowner(Dev *d, uint32_t i, uint32_t *tid, uint32_t *pid)
+{
+	Wring *wr = wrings(d, maplogmax(d));
+
+	if (i >= mapnring(d))
+		return -1;
+	*tid = ald(&wr[i].tid);
+	*pid = ald(&wr[i].pid);
+	return ald(&wr[i].tid) == *tid ? 0 : -1;
+}
+
 /* the sums over every ring (read is counted in Dev.nread too: not summed here) */
 void
 wringstats(Dev *d, uint32_t log, uint64_t *hits, uint64_t *read, uint64_t *queued, uint64_t *lost, uint64_t *dropped)

@@ -35,18 +35,22 @@ claim(uint32_t *tid0, size_t stride, uint32_t n, uint32_t tid)
 }
 
 void
-writerclaim(Dev *d, Writer *w, uint32_t tid)
+writerclaim(Dev *d, Writer *w, uint32_t pid, uint32_t tid)
 {
 	w->d = d;
 	w->lim = maplogmax(d);	/* devrecord's bound for the block's log, kept where no other process writes */
 	w->shard = claim(&d->shard[0].tid, sizeof d->shard[0], Nshard, tid);
-	if (writerring(d, w, tid))
+	if (writerring(d, w, pid, tid))
 		aadd(&d->count[Cringless], 1);	/* once a thread: writerring is asked again at control changes */
 }
 
-/* 1: every ring was taken, the thread writes the shared ring for now */
+/*
+ * 1: every ring was taken, the thread writes the shared ring for now.
+ * The owner's pid is stored before its first record, so a reader that
+ * copied one of the owner's records finds the pid with it (devringowner).
+ */
 int
-writerring(Dev *d, Writer *w, uint32_t tid)
+writerring(Dev *d, Writer *w, uint32_t pid, uint32_t tid)
 {
 	uint32_t n = mapnring(d), lim = w->lim, i;
 	Wring *wr;
@@ -62,6 +66,8 @@ writerring(Dev *d, Writer *w, uint32_t tid)
 	i--;
 	if (rld(&wr[i].used) == 0)
 		rst(&wr[i].used, 1);
+	if (rld(&wr[i].pid) != pid)
+		rst(&wr[i].pid, pid);
 	w->ring = i + 1;
 	w->wr = &wr[i];
 	w->ws = wslots(d, lim, n, i);
@@ -93,6 +99,7 @@ devwriterbind(Dev *d, Writer *w, uint32_t ring)
 	w->ws = wslots(d, lim, n, ring);
 	ast(&r->tid, Tidbound);
 	rst(&r->used, 1);
+	rst(&r->pid, 0);	/* it writes for many processes */
 	/*
 	 * Its aggregation table too, bound as the ring is: a static writer
 	 * runs for many threads, so a claim by tid (claim, above) could hand its

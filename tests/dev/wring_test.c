@@ -162,6 +162,45 @@ test_give_back(void **unused)
 }
 
 /*
+ * A ring's owner as a reader finds it (devringowner): its tid and pid;
+ * once free, tid 0 and the last owner's pid, for the records it left;
+ * a host's static writer's pid 0 (it writes for many).
+ */
+static void
+test_owner(void **unused)
+{
+	Dev *d = tracing(8);
+	Writer a = { 0 }, b = { 0 }, cpu = { 0 };
+	Hit h = { .pc = 0x1000, .ticks = 10, .tid = 60, .pid = 50, .w = &a };
+	uint32_t tid = 1, pid = 1;
+
+	(void)unused;
+	assert_int_equal(devringowner(d, 0, &tid, &pid), 0);
+	assert_int_equal(tid, 0);	/* never claimed */
+	assert_int_equal(pid, 0);
+	assert_int_equal(devhit(d, &sel, &h), 1);
+	assert_int_equal(devringowner(d, 0, &tid, &pid), 0);
+	assert_int_equal(tid, 60);
+	assert_int_equal(pid, 50);
+	devwriterdone(&a);
+	assert_int_equal(devringowner(d, 0, &tid, &pid), 0);
+	assert_int_equal(tid, 0);
+	assert_int_equal(pid, 50);
+	h = (Hit){ .pc = 0x1000, .ticks = 20, .tid = 61, .pid = 51, .w = &b };
+	assert_int_equal(devhit(d, &sel, &h), 1);
+	assert_int_equal(b.ring, 1);
+	assert_int_equal(devringowner(d, 0, &tid, &pid), 0);
+	assert_int_equal(tid, 61);
+	assert_int_equal(pid, 51);
+	assert_int_equal(devwriterbind(d, &cpu, 1), 0);
+	assert_int_equal(devringowner(d, 1, &tid, &pid), 0);
+	assert_int_equal(tid, Tidbound);
+	assert_int_equal(pid, 0);
+	assert_int_equal(devringowner(d, 4, &tid, &pid), -1);	/* 4 rings: 0..3 */
+	free(d);
+}
+
+/*
  * A writer killed while it holds its ring, one record half written: the
  * ring goes to a thread that finds none free, which writes over the
  * half record (never counted: its head had not moved) and on after the
@@ -611,6 +650,7 @@ main(void)
 		cmocka_unit_test(test_claim),
 		cmocka_unit_test(test_claim_later),
 		cmocka_unit_test(test_give_back),
+		cmocka_unit_test(test_owner),
 		cmocka_unit_test(test_killed_owner),
 		cmocka_unit_test(test_merge_order),
 		cmocka_unit_test(test_merge_raw),

@@ -8,7 +8,7 @@
 load helper
 
 setup_file() {
-	buildfl threads types
+	buildfl threads types fork
 }
 
 # a recording of fl_threads' fl_work calls, 2 threads of 3 calls: F
@@ -18,6 +18,34 @@ recthreads() {
 	start
 	F=$O/f
 	devtrace record -t fl_work -o "$F" -- "$X/fl_threads" 2 3 > /dev/null 2>&1
+}
+
+# a recording of fl_fork N $1: 3 fl_work calls of its parent, then 3 of
+# its child, which stays $1 ms more: F, the parent's pid P, the child's C
+recfork() {
+	needlib
+	command -v protoc > /dev/null || skip "needs protoc (Debian: protobuf-compiler)"
+	start
+	F=$O/f
+	devtrace record -t fl_work -o "$F" -- "$X/fl_fork" 3 "$1" > "$O/out" 2> /dev/null
+	P=$(devtrace info "$F" | awk '$1 == "pid" { print $2 }')
+	C=$(awk '$1 == "child" { print $2 }' "$O/out")
+}
+
+# the Perfetto trace's track descriptors on standard input as lines
+# "process UUID PID NAME", "thread UUID TID PID PARENT"
+tracks() {
+	protoc -I "$BATS_TEST_DIRNAME" --decode=perfetto.Trace "$BATS_TEST_DIRNAME/perfetto.proto" |
+	awk '
+	/^  track_descriptor \{$/ { t = 1; kind = pid = tid = nm = par = ""; next }
+	t && /^    uuid: / { u = $2 }
+	t && /^    (process|thread) \{$/ { kind = $1 }
+	t && /^      pid: / { pid = $2 }
+	t && /^      tid: / { tid = $2 }
+	t && /^      process_name: / { nm = substr($0, index($0, ":") + 2) }
+	t && /^    parent_uuid: / { par = $2 }
+	t && /^  \}$/ { print kind, u, (kind == "thread" ? tid " " pid " " par : pid " " nm); t = 0 }
+	'
 }
 
 # the Perfetto trace on standard input as lines "KIND TID NAME NS ARG=VALUE ...":
@@ -155,6 +183,21 @@ ssexpected() {
 	assert_output 16
 	run grep -c 'clock_id' "$O/text"
 	assert_output 3
+}
+
+@test "dump --perfetto F: a process track per recorded process, the recording's named by its command, a forked child's by its comm as record read it; each thread's track under its own" {
+	recfork 200
+	assert_not_equal "$C" "$P"
+	devtrace dump --perfetto "$F" | tracks > "$O/tracks"
+	run cat "$O/tracks"
+	assert_output - <<-OUT
+	process $((1 << 32 | P)) $P "$X/fl_fork 3 200"
+	thread $((2 << 32 | P)) $P $P $((1 << 32 | P))
+	process $((1 << 32 | C)) $C "fl_fork"
+	thread $((2 << 32 | C)) $C $C $((1 << 32 | C))
+	OUT
+	run devtrace dump --perfetto "$F"
+	assert_success
 }
 
 @test "dump --perfetto F: arguments and return values typed by F.sigs, one class each" {

@@ -124,13 +124,19 @@ noticks() {
 	# testtracein has no writer of its own: the shared ring's chunk of 3
 	run od -A n -t u4 -j $((32 + t)) -N 8 "$F"
 	assert_output --regexp '^ +4294967295 +3$'
-	# the trailer: source fffffffe, its text's length, its text (no object: no symbol has these pcs)
+	# the trailer: source fffffffe, its text's length, its text (no object: no symbol has these pcs);
+	# the records' thread (the shell that wrote testtracein) and its process, named: no program, none is the recording's
+	tid=$(devtrace cat "$F" | awk 'NR == 3 { print $4 }')
+	tid=$((16#$tid))
+	comm=$(cat "/proc/$tid/comm")
 	run od -A n -t u4 -j $((32 + t + 8 + 3 * 56)) -N 4 "$F"
 	assert_output --regexp '^ +4294967294$'
 	run sh -c "tail -c +$((32 + t + 8 + 3 * 56 + 9)) '$F' | tr -d '\\0'"
 	assert_line --index 0 --regexp '^end [0-9]+ [0-9]+$'
 	assert_line --index 1 'lost 0'
-	assert_equal "${#lines[@]}" 2
+	assert_line --index 2 "thread $tid $tid"
+	assert_line --index 3 "process $tid $comm"
+	assert_equal "${#lines[@]}" 4
 }
 
 @test "record -- prog: every record of a traced program, in order, counted exactly; the symbols beside" {
