@@ -139,7 +139,7 @@ fastlevel(View *v, const uint32_t *sgen)
 static void
 fastsites(View *v)
 {
-	uint32_t i, n = (uint32_t)__builtin_ctz(v->fsess | 1u << 31), want = v->fsess >> 1;
+	uint32_t i, n = v->fsess > 1 ? (uint32_t)__builtin_ctz(v->fsess) : 0, want = v->fsess >> 1;
 	const int8_t *slot = n ? v->sess[n - 1]->slot : v->slot;
 	const uint8_t *has = n ? v->sess[n - 1]->has : v->has;
 	const Tsel *sel = n ? v->sess[n - 1]->sel : v->sel;
