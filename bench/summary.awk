@@ -118,6 +118,8 @@ END {
 	show("dev-pred3false", "three-term predicate, false", "")
 	show("dev-pred3true", "three-term predicate, true, record written", "")
 	show("dev-devread", "records formatted by devread, one thread", "")
+	show("dev-merge4", "records merged from 4 writers' rings (devreadraw)", "")
+	show("dev-merge16", "records merged from 16 writers' rings (devreadraw)", "")
 	if ("floor" in extra) {
 		print "the floor of a traced call (bench/floor.c: two cycle-counter reads, two 64-byte slot writes):"
 		show("floor", "per traced call, over the untraced call", "")

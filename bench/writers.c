@@ -2,8 +2,9 @@
  * writers.c: the device's own rates, in one process, without hooks or
  * files: how fast 1 and 2 writer threads fill the ring, what a hit costs
  * when a predicate rejects it (and a call, which devfilter rejects whole
- * at its entry), what a three-term predicate adds, and how fast the
- * reader formats records.  usage: writers [SECONDS [REPS]]
+ * at its entry), what a three-term predicate adds, how fast the reader
+ * formats records, and how fast a read merges 4 and 16 writers' rings
+ * whose records alternate in time.  usage: writers [SECONDS [REPS]]
  * Each figure is the median of REPS runs of SECONDS (default 5 of 0.2 s);
  * prints one line per figure: name, value, unit (tab-separated).
  *
@@ -157,6 +158,40 @@ readrate(void)
 	return bytes / Reclen / (now() - t0);
 }
 
+/*
+ * records per second that devreadraw merges from k writers' rings, each
+ * full, every record's time the next ring's turn: the merge's worst case
+ * (each take a different ring)
+ */
+static double
+mergerate(int k)
+{
+	static Rec out[4096];
+	static Reader r;
+	Writer w[Nringdef];
+	uint64_t recs = 0, t = 0, i;
+	double spent = 0, t0;
+	size_t got;
+	int j, round;
+
+	settrace(0);
+	memset(w, 0, sizeof w);
+	for (round = 0; round < 16; round++) {
+		for (i = 0; i < (1u << 20) / k; i++)
+			for (j = 0; j < k; j++) {
+				Hit h = { .pc = 0x1000, .ticks = t++, .a = { i, 2, 3, 4 }, .tid = 100 + j, .pid = 1, .w = &w[j] };
+				devhit(dev, &sel, &h);
+			}
+		t0 = now();
+		while ((got = devreadraw(dev, &r, out, 4096)) > 0)
+			recs += got;
+		spent += now() - t0;
+	}
+	for (j = 0; j < k; j++)
+		devwriterdone(&w[j]);
+	return recs / spent;
+}
+
 static uint64_t filln;
 static int wfill;	/* writers fill the writers' rings 0 and 1 (devwriterbind), not the shared ring */
 
@@ -241,5 +276,7 @@ main(int argc, char **argv)
 	settrace(pred3);
 	printf("pred3true\t%.1f\tns\n", 1e9 / run(1));
 	printf("devread\t%.1f\tMrec/s\n", readrate() / 1e6);
+	printf("merge4\t%.1f\tMrec/s\n", mergerate(4) / 1e6);
+	printf("merge16\t%.1f\tMrec/s\n", mergerate(Nringdef) / 1e6);
 	return 0;
 }

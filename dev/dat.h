@@ -167,7 +167,7 @@ struct Dev {
 	uint32_t logmax;
 	uint32_t log;		/* each ring holds 1<<log records */
 	uint32_t nring;		/* writers' rings after the shared ring (Wring); devmapped's (map.c) is the one trusted */
-	uint32_t mergenext;	/* the reader's: the ring a merge starts at, so no ring waits behind others */
+	uint32_t unused0;	/* was the merge's first ring, when a read merged 16 at most */
 	uint32_t policy;	/* Pring, Pfill, Pblock: what a writer does when the ring is full */
 	uint32_t waitms;	/* Pblock: how long a writer waits for a reader that reads nothing */
 	uint32_t nwatch;
@@ -233,29 +233,20 @@ wslots(Dev *d, uint32_t logmax, uint32_t nring, uint32_t i)
 
 /*
  * One read's merge of the rings (merge.c), on the reader's stack: the
- * rings that had records when it began, up to their heads then, each
- * with the time of its next record once looked at; the shared ring too.
+ * shared ring, and every writer's ring that had records when the read
+ * began, in a heap by its next record's time (the Reader's room).
  */
-enum {
-	Nmerge = 16,	/* writers' rings one read merges (a record's copy each: 1.6 KiB of the reader's stack); the others wait for the next read */
-};
-
 struct Merge {
 	Dev *d;
 	uint64_t cap;		/* records per ring */
+	uint32_t logmax, nring;	/* where the rings' slots are (wslots) */
 	uint64_t ohead;		/* the shared ring's head, as ringtake keeps it */
 	uint64_t oticks;	/* its next record's time, when oin is 2 */
 	uint32_t oin;		/* the shared ring: 0 done, 1 to look at, 2 looked at */
-	uint32_t n;		/* writers' rings in src */
+	uint32_t n;		/* writers' rings in h */
 	uint32_t *wait;
-	struct {
-		Wring *r;
-		Slot *s;
-		uint64_t head;	/* as the read began: it reads no further */
-		uint64_t t;	/* the record looked at */
-		Rec rec;	/* and its copy, whole: taking it is moving the tail */
-		uint32_t peeked;
-	} src[Nmerge];
+	Mergesrc *src;		/* the Reader's */
+	Mergekey *h;		/* a heap: h[0] the oldest next record's */
 };
 
 /* Dev.policy */

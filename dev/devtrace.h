@@ -154,11 +154,33 @@ struct Tsel {
 	Aggsel agg[Naggsel];	/* the simple ones among them, checked once here (dev/agg/agg.c) */
 };
 
-/* One open reader of the trace file: a record split across reads. */
+/* a writer's ring that one read merges (dev/ring/merge.c): the device's own, kept in the Reader */
+typedef struct Mergesrc Mergesrc;
+struct Mergesrc {
+	uint64_t t;		/* its next record's number */
+	uint64_t head;		/* the ring's head as the read began: it reads no further */
+	uint32_t ring;
+};
+
+/* a place in the merge's heap: a Mergesrc's next record's time, then the Mergesrc (in ring order) */
+typedef struct Mergekey Mergekey;
+struct Mergekey {
+	uint64_t ticks;
+	uint32_t src;
+};
+
+/*
+ * One open reader of the trace file: a record split across reads, and
+ * room for a read's merge of every ring (40 bytes a ring: 160 KiB, so
+ * a host keeps a Reader in the open file's memory, not on a kernel
+ * stack).
+ */
 struct Reader {
 	char part[Reclen];
 	uint32_t off, len;
 	uint32_t wait;		/* devread set it: the next record is being written; ask again soon */
+	Mergesrc src[Nringmax];	/* the rings with records as the read began */
+	Mergekey heap[Nringmax];	/* those not done, by their next record's time */
 };
 
 /*

@@ -66,7 +66,7 @@ Trace	*tracerange(Dev *d, uint64_t pc);	/* the range trace that holds pc, or nil
 void	tracepublish(Dev *d, Trace *t);	/* a new generation: the trace, changed with gen 0, is whole again */
 
 /* ring/merge.c */
-void	mergestart(Merge *m, Dev *d, uint32_t log, uint32_t *wait);	/* every ring with records, up to Nmerge writers' */
+void	mergestart(Merge *m, Dev *d, Reader *r, uint32_t log);	/* every ring with records, in the Reader's room */
 int	mergenext(Merge *m, Rec *out);	/* the oldest record of every ring: 1, else 0 (*wait: one is being written) */
 
 /* agg/agg.c */

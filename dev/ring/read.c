@@ -62,7 +62,7 @@ devread(Dev *d, Reader *r, char *buf, size_t n)
 	Rec s;
 
 	r->wait = 0;
-	mergestart(&m, d, ringcheck(d), &r->wait);
+	mergestart(&m, d, r, ringcheck(d));
 	if (r->off > r->len || r->len > Reclen)	/* the Reader is the caller's: a bug, not damage */
 		r->off = r->len = 0;
 	for (;;) {
@@ -105,7 +105,7 @@ devreadraw(Dev *d, Reader *r, Rec *out, size_t n)
 	Merge m;
 
 	r->wait = 0;
-	mergestart(&m, d, ringcheck(d), &r->wait);
+	mergestart(&m, d, r, ringcheck(d));
 	return mrecs(&m, out, n);
 }
 

@@ -160,4 +160,15 @@ slotload(const Slot *s, uint64_t t, Rec *out)
 	return rld(&s->seq) == 2*t + 2;
 }
 
+/* slotload's look at the record's time alone: 1 with it, if ticket t's record is whole in s */
+static inline __attribute__((always_inline)) int
+slotticks(const Slot *s, uint64_t t, uint64_t *ticks)
+{
+	if (ald(&s->seq) != 2*t + 2)
+		return 0;
+	*ticks = rld(&s->rec.ticks);
+	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	return rld(&s->seq) == 2*t + 2;
+}
+
 #endif

@@ -585,43 +585,52 @@ test_hostile(void **unused)
 }
 
 /*
- * More rings with records than one read merges (Nmerge): a read takes
- * Nmerge of them, the next read the rest, starting where it left off;
- * nothing is lost or read twice.
+ * More rings with records than a read once merged (16): one read takes
+ * every ring's records and the shared ring's in time order, a tie to
+ * the lower ring; nothing lost, nothing twice.  Ring i writes at
+ * 1000 + 64k + (7i mod N), k = 0..3, so each step of time is another
+ * ring's; then every ring, the last first, writes once at 2000.
  */
 static void
 test_many_rings(void **unused)
 {
-	enum { N = Nmerge + 4 };
+	enum { N = 40, K = 4 };
 	Dev *d = newdevn(8, N);
 	Writer w[N];
-	Reader r = { 0 };
-	Rec out[4 * N];
-	size_t got = 0, n, i;
-	uint64_t seen = 0;
+	Reader *r = calloc(1, sizeof *r);
+	Rec out[K * N + N + 8];
+	size_t n, i, k;
 
 	(void)unused;
 	memset(w, 0, sizeof w);
+	assert_non_null(r);
 	assert_int_equal(ctl(d, "trace 1000 2000 new a\ntrace a on\nstart"), 0);
 	assert_true(devtsel(d, 0, &sel));
-	for (i = 0; i < N; i++) {
-		whit(d, &w[i], 30 + i, 100 + i, i);
-		whit(d, &w[i], 30 + i, 200 + i, i);
+	for (k = 0; k < K; k++)
+		for (i = 0; i < N; i++)
+			whit(d, &w[i], 30 + i, 1000 + 64 * k + (7 * i) % N, i);
+	for (i = N; i-- > 0;)
+		whit(d, &w[i], 30 + i, 2000, i);
+	whit(d, NULL, 99, 1000 + 64 + 5, 99);	/* the shared ring: ring 5's time in round 1, and before it */
+	for (i = 0; i < N; i++)
 		assert_int_equal(w[i].ring, i + 1);
+	n = devreadraw(d, r, out, K * N + N + 8);
+	assert_int_equal(n, K * N + N + 1);
+	for (k = 0, i = 0; k < K; k++)
+		for (uint64_t t = 0; t < N; t++, i++) {
+			if (k == 1 && t == 5)	/* 7 * 35 mod 40 = 5: ring 35's; the shared ring's first */
+				i++;
+			assert_int_equal(out[i].ticks, 1000 + 64 * k + t);
+			assert_int_equal(out[i].a[0], (t * 23) % N);	/* 23 = 7^-1 mod 40 */
+		}
+	assert_int_equal(out[N + 5].ticks, 1000 + 64 + 5);
+	assert_int_equal(out[N + 5].a[0], 99);
+	for (i = 0; i < N; i++) {	/* a tie: the lower ring first */
+		assert_int_equal(out[K * N + 1 + i].ticks, 2000);
+		assert_int_equal(out[K * N + 1 + i].a[0], i);
 	}
-	n = devreadraw(d, &r, out, 4 * N);
-	assert_int_equal(n, 2 * Nmerge);	/* one read: Nmerge rings, both records of each */
-	for (i = 0; i < Nmerge; i++)	/* those rings have records again */
-		whit(d, &w[i], 30 + i, 300 + i, i);
-	n = devreadraw(d, &r, out, 4 * N);	/* the next read starts at the rings left out */
-	assert_int_equal(n, 2 * (N - Nmerge) + Nmerge - (N - Nmerge));
-	for (i = 0; i < n; i++)
-		seen |= 1ull << out[i].a[0];
-	assert_int_equal(seen >> Nmerge, (1ull << (N - Nmerge)) - 1);
-	for (got = n; (n = devreadraw(d, &r, out + got, 4 * N - got)) > 0; got += n)
-		;
-	assert_int_equal(got, 2 * (N - Nmerge) + Nmerge);	/* the rest: nothing lost, nothing twice */
-	counts(d, 2 * N + Nmerge, 2 * N + Nmerge, 0, 0, 0);
+	counts(d, K * N + N + 1, K * N + N + 1, 0, 0, 0);
+	free(r);
 	free(d);
 }
 

@@ -89,7 +89,7 @@ static const struct {
 	size_t off, len;
 } fields[] = {
 	span(magic, ctlgen),	/* magic, version, size, hz */
-	span(ctlgen, nwatch),	/* ctlgen, started, logmax, log, nring, mergenext, policy, waitms */
+	span(ctlgen, nwatch),	/* ctlgen, started, logmax, log, nring, unused0, policy, waitms */
 	span(nwatch, nreader),	/* nwatch, watch[] */
 	span(nreader, trace),	/* nreader, reader[], gennext */
 	span(trace[0], trace[1]),	/* the range trace */
