@@ -69,15 +69,42 @@ addproc(Recpids *p, uint32_t pid)
 	return 0;
 }
 
+/* tid's slot in the table: its thread's, else the free one where it goes */
+static size_t
+slot(Recpids *p, uint32_t tid)
+{
+	size_t i;
+
+	for (i = (tid * 0x9e3779b97f4a7c15ull >> 32) & (p->ixcap - 1); p->ix[i] != 0 && p->thr[p->ix[i] - 1].tid != tid; i = (i + 1) & (p->ixcap - 1))
+		;
+	return i;
+}
+
 static Recpid *
 known(Recpids *p, uint32_t tid)
 {
 	size_t i;
 
-	for (i = 0; i < p->nthr; i++)
-		if (p->thr[i].tid == tid)
-			return &p->thr[i];
-	return NULL;
+	if (p->ixcap == 0 || p->ix[i = slot(p, tid)] == 0)
+		return NULL;
+	return &p->thr[p->ix[i] - 1];
+}
+
+/* the table doubled, every thread put again: at most half full, a probe stays short */
+static int
+grow(Recpids *p)
+{
+	size_t cap = p->ixcap ? 2 * p->ixcap : 64, k;
+	uint32_t *ix;
+
+	if ((ix = calloc(cap, sizeof *ix)) == NULL)
+		return -1;
+	free(p->ix);
+	p->ix = ix;
+	p->ixcap = cap;
+	for (k = 0; k < p->nthr; k++)
+		p->ix[slot(p, p->thr[k].tid)] = k + 1;
+	return 0;
 }
 
 static int
@@ -85,10 +112,16 @@ addthr(Recpids *p, uint32_t tid, uint32_t pid)
 {
 	Recpid *t;
 
-	if ((t = realloc(p->thr, (p->nthr + 1) * sizeof *t)) == NULL)
+	if (2 * (p->nthr + 1) > p->ixcap && grow(p) < 0)
 		return -1;
-	p->thr = t;
-	t[p->nthr++] = (Recpid){ tid, pid };
+	if (p->nthr == p->maxthr) {
+		if ((t = realloc(p->thr, (p->maxthr ? 2 * p->maxthr : 64) * sizeof *t)) == NULL)
+			return -1;
+		p->thr = t;
+		p->maxthr = p->maxthr ? 2 * p->maxthr : 64;
+	}
+	p->ix[slot(p, tid)] = p->nthr + 1;
+	p->thr[p->nthr++] = (Recpid){ tid, pid };
 	return pid != 0 ? addproc(p, pid) : 0;
 }
 
@@ -135,6 +168,7 @@ void
 recpidsfree(Recpids *p)
 {
 	free(p->thr);
+	free(p->ix);
 	free(p->proc);
 	memset(p, 0, sizeof *p);
 }

@@ -30,7 +30,9 @@ struct Recproc {
 typedef struct Recpids Recpids;
 struct Recpids {
 	Recpid *thr;		/* each tid seen, once, in order seen */
-	size_t nthr;
+	size_t nthr, maxthr;
+	uint32_t *ix;		/* a thread's index + 1 by its tid's hash (open addressing); 0 free */
+	size_t ixcap;		/* a power of 2, more than twice nthr */
 	Recproc *proc;		/* each pid found, once */
 	size_t nproc;
 	uint32_t last;		/* the last tid looked at: a run of one thread's records costs a compare each */

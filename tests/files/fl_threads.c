@@ -1,15 +1,17 @@
 /*
- * fl_threads nthread n: nthread threads, each n calls of fl_work(thread, i),
+ * fl_threads nthread n [ms]: nthread threads, each n calls of fl_work(thread, i),
  * all of them at once (no thread starts its calls before all are up, none
- * ends before all are done: each holds its ring the whole time); prints the sum
+ * ends before all are done: each holds its ring the whole time), each then
+ * alive ms more (a reader's lookups in /proc find them); prints the sum
  */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 enum { Maxthread = 64 };
 
-static long n;
+static long n, ms;
 static long sums[Maxthread];
 static pthread_barrier_t up, done;
 
@@ -29,6 +31,7 @@ run(void *arg)
 		sum += fl_work(id, i);
 	sums[id] = sum;
 	pthread_barrier_wait(&done);
+	usleep(ms * 1000);
 	return NULL;
 }
 
@@ -38,11 +41,12 @@ main(int argc, char **argv)
 	pthread_t t[Maxthread];
 	long nt, i, sum = 0;
 
-	if (argc != 3 || (nt = atol(argv[1])) < 1 || nt > Maxthread) {
-		fprintf(stderr, "usage: fl_threads nthread n\n");
+	if (argc < 3 || argc > 4 || (nt = atol(argv[1])) < 1 || nt > Maxthread) {
+		fprintf(stderr, "usage: fl_threads nthread n [ms]\n");
 		return 2;
 	}
 	n = atol(argv[2]);
+	ms = argc > 3 ? atol(argv[3]) : 0;
 	pthread_barrier_init(&up, NULL, nt);
 	pthread_barrier_init(&done, NULL, nt);
 	for (i = 0; i < nt; i++)

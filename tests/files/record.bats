@@ -431,6 +431,37 @@ caprec() {
 	assert_output "4 0"
 }
 
+# the file's records' tids in its chunks' order, each once at its first
+# as "seen TID" (decimal), then the trailer's text (source fffffffe)
+seentrailer() {
+	od -A n -v -t x8 -j $((32 + $(textlen "$1"))) -w8 "$1" | awk '
+		skip > 0 { for (j = 15; j >= 1; j -= 2) if ((b = substr($1, j, 2)) != "00") printf "%c", strtonum("0x" b); skip--; next }
+		left == 0 { left = strtonum("0x" substr($1, 1, 8)); k = 0; if (substr($1, 9, 8) == "fffffffe") { skip = int((left + 7) / 8); left = 0 } else left *= 7; next }
+		{ left--; k++ }
+		k % 7 == 3 && !seen[t = strtonum("0x" substr($1, 9, 8))]++ { print "seen", t }'
+}
+
+@test "record -- 64 threads, 63 of them in the shared ring: the trailer names each thread once, in the order first saved, under the program's pid" {
+	needlib
+	# one ring (4 MiB): the other threads' records interleaved in the shared ring, each
+	# thread looked up again at every change of tid; alive 300 ms more for /proc's Tgid
+	start -M 4M
+	ctl trace fl_work new w
+	ctl trace w on
+	ctl start
+	run --separate-stderr devtrace record -o "$BATS_TEST_TMPDIR/f" -- "$BATS_FILE_TMPDIR/fl_threads" 64 2000 300
+	assert_success
+	assert_output 4032127936000
+	run grep -x '#ringless 63' "$D/tracectl"
+	assert_success
+	pid=$(devtrace info "$BATS_TEST_TMPDIR/f" | awk '$1 == "pid" { print $2 }')
+	seentrailer "$BATS_TEST_TMPDIR/f" > "$BATS_TEST_TMPDIR/st"
+	run awk -v pid="$pid" '$1 == "thread" { n++; if (seen[$2]++) dup++; if ($3 != pid) other++ } END { print n, dup + 0, other + 0 }' "$BATS_TEST_TMPDIR/st"
+	assert_output "64 0 0"
+	run cmp <(awk '$1 == "seen" { print $2 }' "$BATS_TEST_TMPDIR/st") <(awk '$1 == "thread" { print $2 }' "$BATS_TEST_TMPDIR/st")
+	assert_success
+}
+
 # fl_loop ID's calls in devtrace cat's lines: E fl_work(ID, i) then X
 # returning ID * 1000 + i, for i = 0.., all at fl_work's pc (from SYMS) and
 # of one thread: "lines bad"
