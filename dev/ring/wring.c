@@ -176,10 +176,10 @@ bkey(Buf *b, const char *key, uint64_t v)
 
 /*
  * "#ring I tid T hits H read R queued Q lost L dropped D" for each ring
- * ever used: comments, the state still replays.  The state's last lines:
- * a kernel host's 4 rings a CPU can outgrow Statemax on a big machine,
- * so a line that might not fit whole is not begun, and one last line
- * says how many were left out.
+ * ever used (a bound one once it has a hit): comments, the state still
+ * replays.  The state's last lines: a kernel host's 4 rings a CPU can
+ * outgrow Statemax on a big machine, so a line that might not fit whole
+ * is not begun, and one last line says how many were left out.
  */
 enum { Ringline = 160 };	/* the longest #ring line: 5 keys of 20 digits, a ring and a tid of 10 */
 void
@@ -192,11 +192,13 @@ wringstate(Dev *d, uint32_t log, Buf *b)
 	for (i = 0; i < n; i++) {
 		if (rld(&wr[i].used) == 0)
 			continue;
+		wcounts(&wr[i], 1ull << log, &h, &r, &q, &l, &dr);
+		if (rld(&wr[i].tid) == Tidbound && h == 0 && l == 0)	/* a host's static writer that never wrote: 4 a CPU in a kernel */
+			continue;
 		if (cut > 0 || b->e - b->p < 2 * Ringline) {	/* room for this line and the last */
 			cut++;
 			continue;
 		}
-		wcounts(&wr[i], 1ull << log, &h, &r, &q, &l, &dr);
 		bkey(b, "#ring ", i);
 		bkey(b, " tid ", rld(&wr[i].tid));
 		bkey(b, " hits ", h);
