@@ -43,7 +43,7 @@ static void
 test_stuck_holder(void **unused)
 {
 	char dir[] = "/tmp/devtrace-locktest-XXXXXX", buf[Statemax], err[Errmax], c;
-	Reader rd = { { 0 }, 0, 0, 0 };
+	Reader rd = { 0 };
 	double t;
 	Shm *s;
 	int p[2], e;

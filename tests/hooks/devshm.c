@@ -73,7 +73,7 @@ main(int argc, char **argv)
 {
 	char buf[Statemax], err[Errmax], path[4096];
 	const char *dir, *cmd;
-	Reader rd = { { 0 }, 0, 0, 0 };
+	Reader rd = { 0 };
 	size_t n;
 	Shm *s;
 	FILE *f;
