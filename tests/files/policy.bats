@@ -270,3 +270,20 @@ balanced() {
 	run threadcalls "$BATS_TEST_TMPDIR/out"
 	assert_output "$(for _ in $(seq 64); do echo "100 0"; done)"
 }
+
+@test "cat trace after 64 threads: every ring in each read, the records in time order" {
+	needlib
+	tracing
+	run devtrace run "$X/fl_threads" 64 100
+	assert_success
+	run counter queued
+	assert_output 12800
+	# FUSE asks a few pages a read: each read merges all 64 rings, so the order holds across reads
+	cat "$D/trace" > "$BATS_TEST_TMPDIR/out"
+	run wc -l < "$BATS_TEST_TMPDIR/out"
+	assert_output 12800
+	run awk '{ t = strtonum("0x" $3) } NR > 1 && t < last { bad++ } { last = t } END { print bad + 0 }' "$BATS_TEST_TMPDIR/out"
+	assert_output 0
+	run threadcalls "$BATS_TEST_TMPDIR/out"
+	assert_output "$(for _ in $(seq 64); do echo "100 0"; done)"
+}
