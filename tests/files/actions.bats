@@ -30,7 +30,7 @@ statelines() {
 # "#triggered NAME FUNCTION": the trigger's line with the pc named
 triggered() {
 	awk '$1 == "#triggered" { print $1, $2, $3 }' "$D/tracectl" | while read -r k n pc; do
-		echo "$k $n $(nm --defined-only "$X/fl_$1" | awk -v pc="$pc" '$1 == pc { print $3 }')"
+		echo "$k $n $(nm --defined-only "$X/fl_$1" | awk -v pc="$pc" '$1 "" == pc { print $3 }')"
 	done
 }
 

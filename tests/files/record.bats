@@ -468,7 +468,7 @@ seentrailer() {
 loopcalls() {
 	awk -v id="$1" -v pc="$(awk '$2 == "fl_work" { print $1 }' "$2")" '{ i = int((NR - 1) / 2) }
 		NR == 1 { tid = $4 }
-		$2 != pc || $4 != tid { bad++ }
+		$2 "" != pc || $4 "" != tid { bad++ }
 		NR % 2 == 1 && ($1 != "E" || $5 != sprintf("%016x", id) || $6 != sprintf("%016x", i)) { bad++ }
 		NR % 2 == 0 && ($1 != "X" || $5 != sprintf("%016x", id * 1000 + i)) { bad++ }
 		END { print NR, bad + 0 }' "$3"

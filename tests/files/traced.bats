@@ -11,9 +11,10 @@ setup_file() {
 	done
 }
 
-# the records of one pid: field 4 of the lines
+# the records of one pid: field 4 of the lines, compared as text (awk
+# takes hex such as 00000000000000e8 for a number, 0e8, equal to ...e9)
 of() {
-	awk -v p="$(hex "$1")" '$4 == p' "$2"
+	awk -v p="$(hex "$1")" '$4 "" == p' "$2"
 }
 
 # wait until n processes have put fn in the symbol file: they are attached

@@ -99,3 +99,44 @@ OUT
 	assert_success
 	assert_output '0 passed, 0 failed, 0 skipped'
 }
+
+@test "a failure's first 12 diagnostic lines follow it, there and in the list at the end; a known failure's do not" {
+	local diag=() i
+	for i in $(seq 14); do diag+=("# line $i"); done
+	tap alpha '1..3' 'ok 1 one' 'not ok 2 two' "${diag[@]}" 'ok 3 three' '# after a pass: not shown'
+	tap beta '1..1' 'not ok 1 later # TODO not yet' '# why it fails'
+	run "$ROOT/tests/tapsum" "$T" alpha beta
+	assert_failure 1
+	assert_output - <<'OUT'
+alpha: not ok 2 two
+alpha:   # line 1
+alpha:   # line 2
+alpha:   # line 3
+alpha:   # line 4
+alpha:   # line 5
+alpha:   # line 6
+alpha:   # line 7
+alpha:   # line 8
+alpha:   # line 9
+alpha:   # line 10
+alpha:   # line 11
+alpha:   # line 12
+alpha: 2 passed, 1 failed, 0 skipped
+beta: known failure: not ok 1 later # TODO not yet
+beta: 0 passed, 0 failed, 1 skipped
+failed: alpha: not ok 2 two
+failed: alpha:   # line 1
+failed: alpha:   # line 2
+failed: alpha:   # line 3
+failed: alpha:   # line 4
+failed: alpha:   # line 5
+failed: alpha:   # line 6
+failed: alpha:   # line 7
+failed: alpha:   # line 8
+failed: alpha:   # line 9
+failed: alpha:   # line 10
+failed: alpha:   # line 11
+failed: alpha:   # line 12
+2 passed, 1 failed, 1 skipped
+OUT
+}

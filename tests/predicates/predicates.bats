@@ -741,7 +741,7 @@ EOF
 	setarch -R devtrace run "$X/fx_io" 3 > "$T/out"
 	records
 	pc=$(awk 'NR == 1 { print $2 }' "$T/raw")
-	[ "$(awk -v pc="$pc" '$2 == pc' "$T/raw" | wc -l)" = 12 ]
+	[ "$(awk -v pc="$pc" '$2 "" == pc' "$T/raw" | wc -l)" = 12 ]
 	pred "pc == 0x$pc"
 	setarch -R devtrace run "$X/fx_io" 3 > "$T/out"
 	ran 3
