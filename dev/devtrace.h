@@ -392,6 +392,7 @@ int	devfilter(Dev *d, const Tsel *sel, Hit *h);	/* an entry: Hrecord|Hfollow; dr
 int	devhit(Dev *d, const Tsel *sel, Hit *h);	/* filter, then devrecord: 1 if the record passed (a speculation or a trigger may still keep it back, counted) */
 int	devwriterready(Dev *d, Writer *w, uint32_t pid, uint32_t tid);	/* the thread's decision (watched, its ring) made now if not at this control generation: 1 if made, so a host reads its clock after it */
 int	devexit(Dev *d, const Tsel *sel, Hit *h);	/* the exit of a call devfilter followed: devhit, but a whole predicate is not asked again */
+void	devwriterwarm(Writer *w, size_t bytes);	/* its ring's pages from the head to bytes past it faulted in (not on the hook path: once a decision) */
 void	devwriterdone(Writer *w);		/* the thread exits: its shard and ring are free again (its records stay readable) */
 int	devwriterbind(Dev *d, Writer *w, uint32_t ring);	/* a host's static writer (a CPU's context) owns ring: 0, or Einval */
 void	devrecord(Dev *d, const Hit *h);	/* write one record, unfiltered */

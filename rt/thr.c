@@ -9,7 +9,6 @@
 #include <unistd.h>
 #include "rt/rt.h"
 #include "rt/thr.h"
-#include "dev/dat.h"
 
 __thread Thr *me __attribute__((tls_model("initial-exec")));
 static pthread_key_t thrkey;
@@ -145,26 +144,8 @@ hookenterslow(uintptr_t sp)
 uint64_t
 thrwarm(Writer *const *w, uint32_t m)
 {
-	char *p, *end;
-	uint32_t i;
-
-	for (; m != 0; m &= m - 1) {
-		i = __builtin_ctz(m);
-		if (w[i]->ws == NULL || w[i]->wr == NULL || w[i]->mask >> w[i]->lim != 0)
-			continue;	/* no ring of its own, or a log past the mapping (damage: devrecord's to count) */
-		/*
-		 * an atomic add of 0 writes nothing another thread could see,
-		 * but faults the page in for writing: a read would map a shared
-		 * page read-only, and the record's store would fault again
-		 */
-		__atomic_fetch_add(&w[i]->wr->head, 0, __ATOMIC_RELAXED);
-		p = (char *)&w[i]->ws[rld(&w[i]->wr->head) & w[i]->mask];
-		end = (char *)(w[i]->ws + w[i]->mask + 1);
-		if (end - p > Warmbytes)
-			end = p + Warmbytes;
-		for (; p < end; p += 4096)
-			__atomic_fetch_add(p, 0, __ATOMIC_RELAXED);
-	}
+	for (; m != 0; m &= m - 1)
+		devwriterwarm(w[__builtin_ctz(m)], Warmbytes);
 	return cycles();
 }
 

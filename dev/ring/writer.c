@@ -114,6 +114,30 @@ devwriterbind(Dev *d, Writer *w, uint32_t ring)
 	return 0;
 }
 
+/*
+ * The pages of the writer's own ring from its head to bytes past it
+ * faulted in for writing, so that the next records fault none in.  An
+ * atomic add of 0 writes nothing another thread could see, but faults
+ * a page in for writing: a read would map a shared page read-only, and
+ * the record's store would fault again.  No ring of its own, or a log
+ * past the mapping (damage: devrecord's to count): nothing.
+ */
+void
+devwriterwarm(Writer *w, size_t bytes)
+{
+	char *p, *end;
+
+	if (w->ws == 0 || w->wr == 0 || w->mask >> w->lim != 0)
+		return;
+	aadd(&w->wr->head, 0);
+	p = (char *)&w->ws[rld(&w->wr->head) & w->mask];
+	end = (char *)(w->ws + w->mask + 1);
+	if ((size_t)(end - p) > bytes)
+		end = p + bytes;
+	for (; p < end; p += 4096)
+		aadd(p, 0);
+}
+
 /* the thread's shard, ring and table are free again; what its ring holds stays for the reader */
 void
 devwriterdone(Writer *w)

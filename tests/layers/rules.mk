@@ -5,6 +5,8 @@
 #	and dev/ calls through no pointer that upcalls.allow does not list
 #	(tests/layers/upcalls, on dev/'s objects built without jump
 #	tables or sibling calls, so that each indirect call is the C's);
+#	and nothing outside dev/ includes a private header of it
+#	(tests/layers/privhdr; tests/ and bench/ may);
 #   arch-only: no C or assembly outside arch/ names an ISA's specifics
 #	(tests/layers/archonly).
 # Each with self-tests that show the checker catches what it is for.
@@ -21,7 +23,7 @@ check-layers: $(LAYERS_RT) $(DEV_OBJ) $(HOST_OBJ) $(CMD_OBJ) $(UPCALL_OBJ)
 	@mkdir -p $(B)/tap
 	@RTOBJ="$(abspath $(LAYERS_RT))" DEVOBJ="$(abspath $(DEV_OBJ))" HOSTOBJ="$(abspath $(HOST_OBJ))" \
 		CMDOBJ="$(abspath $(CMD_OBJ))" UPCALLOBJ="$(abspath $(UPCALL_OBJ))" \
-		bats --tap tests/layers/loops.bats tests/layers/upcalls.bats > $(B)/tap/layers.tap 2> $(B)/tap/layers.err || true
+		bats --tap tests/layers/loops.bats tests/layers/upcalls.bats tests/layers/privhdr.bats > $(B)/tap/layers.tap 2> $(B)/tap/layers.err || true
 
 check-arch-only:
 	@mkdir -p $(B)/tap
