@@ -49,7 +49,8 @@ check-bench-quick: $(BENCH_TOOLS)
 .PHONY: bench bench-quick check-bench-quick
 
 # make bench-threads: the threads table of issue 36 (T = 1 2 16 17 32 64: the
-# hooks alone, devtrace record -t, uftrace record), bench/RESULTS
+# hooks alone, devtrace record -t, uftrace record), bench/RESULTS; with
+# FUNTRACE=DIR (funtrace's source, fetched by hand) funtrace's hooks too
 bench-threads:
 	@$(MAKE) --no-print-directory build-all
 	bench/threads
