@@ -6,8 +6,11 @@
  * past the rings write the shared ring; the reader merges every ring by
  * time; each ring's counts and their sums are exact; size empties every
  * ring (counted lost) and sets each ring's size; a host binds a writer
- * to a ring (devwriterbind).  newdev makes Testnring (4) rings.
+ * to a ring (devwriterbind); a ring's pages ahead of its head are faulted
+ * in (devwriterwarm).  newdev makes Testnring (4) rings.
  */
+#include <sys/mman.h>
+#include <unistd.h>
 #include "tests/dev/util.h"
 #include "dev/error.h"
 
@@ -658,6 +661,56 @@ test_state_replays(void **unused)
 	free(e);
 }
 
+/*
+ * devwriterwarm: the pages of a writer's ring from its head on, as many
+ * bytes as asked, faulted in for writing (mincore); nothing written in
+ * them or to the head; a writer with no ring, or a log past its mapping,
+ * is left alone (a slot pointer that faults shows it).
+ */
+static void
+test_warm(void **unused)
+{
+	size_t n = devsize(12, Testnring);	/* 4096 slots a ring: 64 pages */
+	Dev *d = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);	/* pages not in until touched */
+	Writer a = { 0 }, none = { 0 }, bad;
+	size_t pg = (size_t)sysconf(_SC_PAGESIZE), i;
+	unsigned char vec[24];
+	uint64_t head;
+	char *from, *base;
+	int in = 0;
+
+	(void)unused;
+	assert_true(d != MAP_FAILED);
+	devinit(d, 12, Testnring, 1000000);
+	devmapped(d, 12, Testnring, 0);
+	assert_int_equal(ctl(d, "trace 1000 2000 new a\ntrace a on\nstart"), 0);
+	assert_true(devtsel(d, 0, &sel));
+	whit(d, &a, 10, 1, 1);		/* its ring claimed, one record: head 1 */
+	assert_non_null(a.wr);
+	head = a.wr->head;
+	assert_int_equal(head, 1);
+	from = (char *)&a.ws[head & a.mask];
+	base = (char *)((uintptr_t)from & ~(uintptr_t)(pg - 1));
+	assert_int_equal(mincore(base + pg, 20 * pg, vec), 0);
+	for (i = 0; i < 20; i++)
+		in += vec[i] & 1;
+	assert_int_equal(in, 0);	/* calloc's fresh pages: none in yet past the record's */
+	devwriterwarm(&a, 16 * pg);
+	assert_int_equal(mincore(base, 24 * pg, vec), 0);
+	for (i = 0; i < 24; i++)
+		assert_int_equal(vec[i] & 1, i < 16);
+	assert_int_equal(a.wr->head, head);
+	for (i = 0; i < 15 * pg; i++)
+		assert_int_equal(from[sizeof(Slot) + i], 0);
+	devwriterwarm(&none, 16 * pg);
+	bad = a;
+	bad.ws = (Slot *)pg;		/* would fault if touched */
+	bad.mask = (bad.mask << 1) | 1;	/* past the mapping's log */
+	devwriterwarm(&bad, 16 * pg);
+	devunmapped(d);
+	munmap(d, n);
+}
+
 int
 main(void)
 {
@@ -680,6 +733,7 @@ main(void)
 		cmocka_unit_test(test_bind_many),
 		cmocka_unit_test(test_hostile),
 		cmocka_unit_test(test_state_replays),
+		cmocka_unit_test(test_warm),
 	};
 
 	return cmocka_run_group_tests(tests, 0, 0);
