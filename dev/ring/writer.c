@@ -119,8 +119,9 @@ devwriterbind(Dev *d, Writer *w, uint32_t ring)
  * faulted in for writing, so that the next records fault none in.  An
  * atomic add of 0 writes nothing another thread could see, but faults
  * a page in for writing: a read would map a shared page read-only, and
- * the record's store would fault again.  No ring of its own, or a log
- * past the mapping (damage: devrecord's to count): nothing.
+ * the record's store would fault again; every 4096 bytes, the smallest
+ * page a host has.  No ring of its own, or a log past the mapping
+ * (damage: devrecord's to count): nothing.
  */
 void
 devwriterwarm(Writer *w, size_t bytes)
