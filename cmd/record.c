@@ -3,8 +3,8 @@
  * records saved as the slots hold them, straight from the shared memory
  * and unformatted, into a capture file (capfile.h), so a capture keeps
  * up with the writers; devtrace cat FILE (cat.c) prints them.  record
- * does not merge: each pass copies every source's queued records in
- * bulk as a chunk of their own.  Its header says what the recording is
+ * does not merge: its readers (recread.c, -j) copy each source's queued
+ * records in bulk, side by side, a chunk a source a pass.  Its header says what the recording is
  * (the command, pid, host, kernel, #hz and #clock), its trailer how it
  * ended (the end's clock, the losses, the objects); FILE.syms and
  * FILE.sigs beside it are the symbols and signatures of the objects the
@@ -20,6 +20,7 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,20 +32,12 @@
 #include <unistd.h>
 #include "cmd/client.h"
 #include "cmd/capfile.h"
-#include "cmd/recsyms.h"
-#include "cmd/recpids.h"
+#include "cmd/recread.h"
 
-enum {
-	Nsrc = 8192,		/* records one source gives a pass at most (one lock hold, ~0.1 ms) */
-	Bufrec = 4 * Nsrc,	/* the write buffer, 1.8 MiB, written out when it cannot take a full source: small enough to stay in the cache, reused */
-	Nearidle = 256,		/* a pass that found fewer: nap, else look again at once */
-	Busyus = 50,		/* records came: look again this soon (one thread fills 65536 in ~4 ms) */
-	Idleus = 1000,		/* nothing queued for a while: naps double from Busyus up to this */
-	Waitus = 100,		/* a record is being written: look again sooner */
-	Drainidle = 10000,	/* the last records: given up after this many Waitus naps with none (a lock held for ever) */
-};
+/* readers by default: one a CPU online, as trace-cmd has, at most Defjobs */
+enum { Defjobs = 16 };
 
-#define Usage "usage: devtrace record [-t GLOB ...] [-p EXPR] [-P POLICY] -o FILE [--] [prog [arg ...]]\n"
+#define Usage "usage: devtrace record [-t GLOB ...] [-p EXPR] [-P POLICY] [-j N] -o FILE [--] [prog [arg ...]]\n"
 
 
 static volatile sig_atomic_t stopping;
@@ -74,6 +67,9 @@ usage(FILE *f)
 "  -P, --policy POLICY  the policy while record reads, as `policy' takes it\n"
 "                     (ring, fill, block [MS]); default block %d: nothing is\n"
 "                     lost unless record stops reading for %d ms\n"
+"  -j, --jobs N       readers: threads that copy the writers' rings side by\n"
+"                     side, each its share of them (1 to %d; default the\n"
+"                     CPUs online, at most %d)\n"
 "  -h, --help         this text\n"
 "Without -t it reads the device's top level as a server serves it; its\n"
 "traces are the device's as they are set up (devtrace ctl); its policy is\n"
@@ -82,7 +78,7 @@ usage(FILE *f)
 "prog's (128+N if signal N ended it); 127 if prog is not found; 1 if no\n"
 "server serves the device, an option is refused, FILE could not be\n"
 "written, or (prog exiting 0) nothing was recorded because the device\n"
-"was stopped; 2 for bad usage.\n", Nglob, Blockms, Blockms);
+"was stopped; 2 for bad usage.\n", Nglob, Blockms, Blockms, Njmax, Defjobs);
 }
 
 static void
@@ -97,14 +93,6 @@ onsig(int sig)
 	stopping = 1;
 }
 
-static void
-nap(long us)
-{
-	struct timespec ts = { 0, us * 1000L };
-
-	nanosleep(&ts, NULL);
-}
-
 /* the counters of the state text now: records lost are the ring's #lost and the full ring's #dropped */
 static int
 counters(Shm *s, unsigned long long *lost, unsigned long long *queued)
@@ -116,82 +104,6 @@ counters(Shm *s, unsigned long long *lost, unsigned long long *queued)
 	*lost = lostcount(st);
 	*queued = statecounter(st, "queued");
 	return 0;
-}
-
-/* the write buffer: chunks as a pass makes them */
-static char *obuf;
-static size_t opos;
-static Recsyms pcs;	/* the pcs saved: the objects of the recording */
-static Recpids pids;	/* the threads saved: their processes */
-
-static int
-flush(int fd, const char *out)
-{
-	if (opos > 0 && writeall(fd, obuf, opos) < 0) {
-		fprintf(stderr, "devtrace record: %s: %s\n", out, strerror(errno));
-		return -1;
-	}
-	opos = 0;
-	return 0;
-}
-
-/* the processes of n records just copied from source src (after the copy: their owner's pid was stored before they were written) */
-static int
-learn(Shm *s, uint32_t src, const Rec *r, size_t n)
-{
-	uint32_t tid = 0, pid = 0;
-	int owned = src != Capshared && shmringowner(s, src, &tid, &pid) == 0;
-
-	return recpids(&pids, r, n, owned, tid, pid);
-}
-
-/*
- * One pass over the sources, each's queued records as a chunk, up to
- * max in all: how many, or -1 (an error, told); *wait: one is being
- * written, or the lock was busy.
- */
-static long long
-save(Shm *s, Reader *rd, int fd, const char *out, unsigned long long max, int *wait)
-{
-	static uint32_t ring[Nringmax];
-	uint32_t nring = shmnring(s), nq = shmringsqueued(s, ring, Nringmax), k, i, src;
-	unsigned long long done = 0;
-	Capchunk *c;
-	size_t want;
-	ssize_t n;
-
-	*wait = 0;
-	/* the rings with records, then the shared ring */
-	for (k = 0; k <= nq && done < max; k++) {
-		i = k == nq ? nring : ring[k];
-		src = k == nq ? Capshared : i;
-		if (opos + sizeof *c + Nsrc * sizeof(Rec) > (size_t)Bufrec * sizeof(Rec) && flush(fd, out) < 0)
-			return -1;
-		want = max - done < Nsrc ? max - done : Nsrc;
-		c = (Capchunk *)(obuf + opos);
-		n = shmtakering(s, rd, i, (Rec *)(c + 1), want);
-		if (n < 0 && errno == EAGAIN) {	/* the lock held by another a while: no records this time */
-			*wait = 1;
-			continue;
-		}
-		if (n < 0) {	/* a damaged lock stays damaged */
-			fprintf(stderr, "devtrace record: %s\n", shmbusy(errno));
-			return -1;
-		}
-		if (rd->wait)
-			*wait = 1;
-		if (n > 0 && (recpcs(&pcs, (Rec *)(c + 1), n) < 0 || learn(s, src, (Rec *)(c + 1), n) < 0)) {
-			fprintf(stderr, "devtrace record: out of memory\n");
-			return -1;
-		}
-		if (n > 0) {
-			c->src = src;
-			c->n = n;
-			opos += sizeof *c + n * sizeof(Rec);
-			done += n;
-		}
-	}
-	return done;
 }
 
 /* a word as a shell reads it: quoted where needed; a control character shows as ? (the text is lines) */
@@ -276,7 +188,7 @@ writeblock(int fd, const char *out, char *b, size_t len)
 
 /* the trailer: the end's clock and the losses, when the state was had (st), and the objects */
 static int
-writetrailer(int fd, const char *out, const char *st, unsigned long long lost, Recsyms *r, pid_t pid)
+writetrailer(int fd, const char *out, const char *st, unsigned long long lost, Recreader *rr, pid_t pid)
 {
 	unsigned long long ticks, ns;
 	char *text = NULL, *b;
@@ -289,9 +201,9 @@ writetrailer(int fd, const char *out, const char *st, unsigned long long lost, R
 		fprintf(f, "end %llu %llu\n", ticks, ns);
 	if (st != NULL)
 		fprintf(f, "lost %llu\n", lost);
-	for (i = 0; i < r->nobj; i++)
-		fprintf(f, "object %s\n", r->obj[i]);
-	recpidsout(&pids, f, (uint32_t)pid);
+	for (i = 0; i < rr->pcs.nobj; i++)
+		fprintf(f, "object %s\n", rr->pcs.obj[i]);
+	recpidsout(&rr->pids, f, (uint32_t)pid);
 	if (fclose(f) != 0) {
 		free(text);
 		return writeblock(fd, out, NULL, 0);
@@ -335,60 +247,43 @@ ended(Ownsess *o, pid_t pid, int hang, int *rc)
 	return 1;
 }
 
-/* the capture: until stopped or prog's exit, then what was queued then; records saved, or -1 */
-static long long
-capture(Ownsess *o, Shm *s, int fd, const char *out, pid_t pid, int *rc)
-{
-	unsigned long long lost, queued, saved = 0, tail = 0;
-	long long n;
-	Reader rd;
-	int wait, idle = 0;
-	long us = Busyus;
+/*
+ * The capture: the readers read until stopped or prog's exit (looked
+ * for every Pollms), then reader 0 saves what was queued then; records
+ * saved, or -1.
+ */
+enum { Pollms = 1 };
 
-	memset(&rd, 0, sizeof rd);
-	/* the end is looked for after every read: other processes may keep the ring from emptying */
+static long long
+capture(Ownsess *o, Shm *s, Recreader *rr, uint32_t nj, pid_t pid, int *rc)
+{
+	unsigned long long lost, queued;
+	long long saved, tail = 0;
+	int ending = 0;
+
+	if (recstart(rr, nj, &ending) < 0) {
+		if (pid > 0)
+			ended(o, pid, 1, rc);
+		return -1;
+	}
+	/* other processes may keep the rings from emptying: the end is prog's or a signal's */
 	for (;;) {
-		if ((n = save(s, &rd, fd, out, ~0ULL, &wait)) < 0)
-			break;
-		saved += n;
 		if (pid > 0 && ended(o, pid, 0, rc)) {
 			pid = 0;
 			break;
 		}
-		if (pid <= 0 && stopping)
+		if ((pid <= 0 && stopping) || recfailed(rr, nj))
 			break;
-		/* adaptive: a busy writer is looked at again at once or soon, an idle device ever more rarely */
-		if (n >= Nearidle)
-			us = Busyus;
-		else if (n > 0) {
-			us = Busyus;
-			nap(us);
-		} else {
-			if (opos > 0 && flush(fd, out) < 0) {
-				n = -1;
-				break;
-			}
-			nap(wait && Waitus < us ? Waitus : us);
-			if (us < Idleus)
-				us = us * 2 < Idleus ? us * 2 : Idleus;
-		}
+		poll(NULL, 0, Pollms);
 	}
-	if (n >= 0 && counters(s, &lost, &queued) == 0)
-		/* what is queued now, bounded: other processes may still be writing */
-		while (tail < queued && (n = save(s, &rd, fd, out, queued - tail, &wait)) >= 0) {
-			if (n == 0 && (!wait || ++idle > Drainidle))
-				break;
-			if (n == 0)
-				nap(Waitus);
-			else
-				idle = 0;
-			tail += n;
-		}
-	if (n >= 0 && flush(fd, out) < 0)
-		n = -1;
+	__atomic_store_n(&ending, 1, __ATOMIC_RELEASE);
+	saved = recjoin(rr, nj);
+	/* what is queued now, bounded: other processes may still be writing */
+	if (saved >= 0 && counters(s, &lost, &queued) == 0)
+		tail = recdrain(rr, queued);
 	if (pid > 0)	/* a write error: prog still runs; wait for it all the same */
 		ended(o, pid, 1, rc);
-	return n < 0 ? -1 : (long long)(saved + tail);
+	return saved < 0 || tail < 0 ? -1 : saved + tail;
 }
 
 /*
@@ -441,6 +336,14 @@ launch(Ownsess *o, char **argv)
 	return ownstart(o, argv);
 }
 
+static uint32_t
+defjobs(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+	return n < 1 ? 1 : n > Defjobs ? Defjobs : (uint32_t)n;
+}
+
 int
 xrecord(Cmd *c, int argc, char **argv)
 {
@@ -450,6 +353,7 @@ xrecord(Cmd *c, int argc, char **argv)
 		{ "trace", required_argument, NULL, 't' },
 		{ "pred", required_argument, NULL, 'p' },
 		{ "policy", required_argument, NULL, 'P' },
+		{ "jobs", required_argument, NULL, 'j' },
 		{ NULL, 0, NULL, 0 },
 	};
 	static Ownsess own = { .who = "devtrace record" };
@@ -457,7 +361,10 @@ xrecord(Cmd *c, int argc, char **argv)
 	char *out = NULL, *st, *text, *hdr, clock[64];
 	Ownsess *o = &own;
 	Toppolicy top = { "", "" };
-	char *policy = NULL;
+	char *policy = NULL, *end;
+	uint32_t nj = defjobs();
+	Recreader *rr = NULL;
+	Recout ro;
 	long long saved;
 	size_t len = 0;
 	int ch, fd = -1, rc = 0, bad = 0, regular;
@@ -467,7 +374,7 @@ xrecord(Cmd *c, int argc, char **argv)
 
 	(void)c;
 	opterr = 0;
-	while ((ch = getopt_long(argc, argv, "+ho:t:p:P:", lo, NULL)) != -1)
+	while ((ch = getopt_long(argc, argv, "+ho:t:p:P:j:", lo, NULL)) != -1)
 		switch (ch) {
 		case 'h':
 			usage(stdout);
@@ -485,8 +392,16 @@ xrecord(Cmd *c, int argc, char **argv)
 		case 'P':
 			policy = optarg;
 			break;
+		case 'j':
+			errno = 0;
+			nj = strtoul(optarg, &end, 10);
+			if (errno || end == optarg || *end || nj < 1 || nj > Njmax) {
+				fprintf(stderr, "devtrace record: -j %s: readers from 1 to %d\n%s", optarg, Njmax, Usage);
+				return 2;
+			}
+			break;
 		default:
-			return badopt("devtrace record", "otpP", Usage, argv);
+			return badopt("devtrace record", "otpPj", Usage, argv);
 		}
 	if (out == NULL) {
 		fprintf(stderr, "devtrace record: no -o FILE to save the records in\n%s", Usage);
@@ -504,10 +419,8 @@ xrecord(Cmd *c, int argc, char **argv)
 	rc = 1;
 	if (o->nglob == 0 && toppolicyset(s, &top, policy, "devtrace record") != 0)
 		goto out;
-	if (obuf == NULL && (obuf = malloc((size_t)Bufrec * sizeof(Rec))) == NULL) {
-		fprintf(stderr, "devtrace record: out of memory\n");
+	if ((rr = recreaders(nj, s, &ro)) == NULL)
 		goto out;
-	}
 	if ((st = stateget(s, "devtrace record")) == NULL)
 		goto out;
 	lost0 = lostcount(st);
@@ -543,7 +456,10 @@ xrecord(Cmd *c, int argc, char **argv)
 		rc = 0;
 		/* with -t ownstart passes signals on to prog, and ownwait reaps it */
 		child = o->nglob > 0 ? 0 : pid;
-		saved = capture(o, s, fd, out, pid, &rc);
+		recoutopen(&ro, fd, out);
+		saved = capture(o, s, rr, nj, pid, &rc);
+		if (saved >= 0 && recoutend(&ro) < 0)
+			saved = -1;
 	}
 	bad = toppolicyrestore(s, &top, "devtrace record");
 	shmreader(s, getpid(), 0);
@@ -553,10 +469,10 @@ xrecord(Cmd *c, int argc, char **argv)
 	if (o->nglob == 0 && shmpath(clientdir(), ".syms", o->syms, sizeof o->syms) < 0)
 		o->syms[0] = 0;
 	if (saved >= 0)
-		bad |= recsymsto(&pcs, o->syms, regular ? out : NULL, "devtrace record");
+		bad |= recsymsto(&rr->pcs, o->syms, regular ? out : NULL, "devtrace record");
 	if ((st = stateget(s, "devtrace record")) != NULL)
 		lost = lostcount(st) - lost0;
-	if (saved >= 0 && writetrailer(fd, out, st, lost, &pcs, pid) < 0)
+	if (saved >= 0 && writetrailer(fd, out, st, lost, rr, pid) < 0)
 		bad = 1;
 	if (close(fd) < 0) {
 		fprintf(stderr, "devtrace record: %s: %s\n", out, strerror(errno));
@@ -576,6 +492,7 @@ xrecord(Cmd *c, int argc, char **argv)
 out:
 	if (fd >= 0)
 		close(fd);
+	recreadersfree(rr, nj);
 	if (o->nglob == 0) {
 		toppolicyrestore(s, &top, "devtrace record");	/* a failure after the change: none made is a no-op */
 		shmunmap(s);

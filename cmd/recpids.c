@@ -52,14 +52,23 @@ comm(uint32_t pid, char *c)
 }
 
 static int
-addproc(Recpids *p, uint32_t pid)
+hasproc(const Recpids *p, uint32_t pid)
 {
 	size_t i;
-	Recproc *q;
 
 	for (i = 0; i < p->nproc; i++)
 		if (p->proc[i].pid == pid)
-			return 0;
+			return 1;
+	return 0;
+}
+
+static int
+addproc(Recpids *p, uint32_t pid)
+{
+	Recproc *q;
+
+	if (hasproc(p, pid))
+		return 0;
 	if ((q = realloc(p->proc, (p->nproc + 1) * sizeof *q)) == NULL)
 		return -1;
 	p->proc = q;
@@ -147,6 +156,30 @@ recpids(Recpids *p, const Rec *r, size_t n, int owned, uint32_t otid, uint32_t o
 		p->last = tid;
 		if (known(p, tid) == NULL && addthr(p, tid, tid == who ? opid : tgid(tid)) < 0)
 			return -1;
+	}
+	return 0;
+}
+
+int
+recpidsmerge(Recpids *to, const Recpids *from)
+{
+	const Recpid *f;
+	Recpid *t;
+	size_t i;
+
+	for (i = 0; i < from->nproc; i++)	/* first, with the names read then: their processes may have gone */
+		if (!hasproc(to, from->proc[i].pid) && addproc(to, from->proc[i].pid) == 0)
+			to->proc[to->nproc - 1] = from->proc[i];
+	for (i = 0; i < from->nthr; i++) {
+		f = &from->thr[i];
+		if ((t = known(to, f->tid)) == NULL) {
+			if (addthr(to, f->tid, f->pid) < 0)
+				return -1;
+		} else if (t->pid == 0 && f->pid != 0) {
+			t->pid = f->pid;
+			if (addproc(to, f->pid) < 0)
+				return -1;
+		}
 	}
 	return 0;
 }

@@ -39,6 +39,7 @@ struct Recpids {
 };
 
 int	recpids(Recpids *p, const Rec *r, size_t n, int owned, uint32_t otid, uint32_t opid);	/* the records' threads, from a ring whose owner (otid, opid: devringowner) is known if owned: 0, or -1 out of memory */
+int	recpidsmerge(Recpids *to, const Recpids *from);	/* from's threads and processes into to: 0, or -1 out of memory */
 void	recpidsout(Recpids *p, FILE *f, uint32_t mainpid);	/* the trailer's lines "thread TID PID", then "process PID COMM" for each but mainpid */
 void	recpidsfree(Recpids *p);
 #endif

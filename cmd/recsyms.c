@@ -61,22 +61,43 @@ haspc(const Recsyms *r, uint64_t pc)
 	return r->cap > 0 && pc != 0 && r->pc[slot(r, pc)] == pc;
 }
 
+static int
+addpc(Recsyms *r, uint64_t pc)
+{
+	size_t k;
+
+	if (2 * (r->npc + 1) > r->cap && grow(r) < 0)
+		return -1;
+	if (r->pc[k = slot(r, pc)] == 0) {
+		r->pc[k] = pc;
+		r->npc++;
+	}
+	return 0;
+}
+
 int
 recpcs(Recsyms *r, const Rec *rec, size_t n)
 {
-	size_t i, k;
+	size_t i;
 
 	for (i = 0; i < n; i++) {
 		if (rec[i].pc == r->last || rec[i].pc == 0)
 			continue;
 		r->last = rec[i].pc;
-		if (2 * (r->npc + 1) > r->cap && grow(r) < 0)
+		if (addpc(r, rec[i].pc) < 0)
 			return -1;
-		if (r->pc[k = slot(r, rec[i].pc)] == 0) {
-			r->pc[k] = rec[i].pc;
-			r->npc++;
-		}
 	}
+	return 0;
+}
+
+int
+recpcsmerge(Recsyms *to, const Recsyms *from)
+{
+	size_t i;
+
+	for (i = 0; i < from->cap; i++)
+		if (from->pc[i] != 0 && addpc(to, from->pc[i]) < 0)
+			return -1;
 	return 0;
 }
 

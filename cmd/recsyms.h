@@ -24,6 +24,7 @@ struct Recsyms {
 };
 
 int	recpcs(Recsyms *r, const Rec *rec, size_t n);	/* the records' pcs into the set: 0, or -1 out of memory */
+int	recpcsmerge(Recsyms *to, const Recsyms *from);	/* from's pcs into to's set: 0, or -1 out of memory */
 int	recsymsto(Recsyms *r, const char *syms, const char *out, const char *who);	/* r->obj from the device's symbol file syms; with out, out.syms and out.sigs written: 0, or 1 (told, as "WHO: ...") */
 int	recbeside(const char *out, const char *syms, const char *who);	/* the same beside out, a file of trace lines (run -o): 0, or 1 (told) */
 void	recsymsfree(Recsyms *r);

@@ -4,7 +4,7 @@ FUSE_LIBS := $(shell pkg-config --libs fuse3 2>/dev/null || echo -lfuse3 -lpthre
 
 # callers first (cmd.h, client.h); tests/layers checks that no file calls back up
 DEVTRACED_FILES = devtraced fs mnt
-DEVTRACE_FILES = devtrace run record cat info replay report graph dump perfetto speedscope dumpwalk ctl state syms sigs aggs status start stop merge toppolicy ownsess recsyms recpids client statetext calls pbwrite capfile
+DEVTRACE_FILES = devtrace run record cat info replay report graph dump perfetto speedscope dumpwalk ctl state syms sigs aggs status start stop merge toppolicy ownsess recread recsyms recpids client statetext calls pbwrite capfile
 CMD_SHARED = argnames keytypes dwarf aggtext live
 DEVTRACED_OBJ = $(addprefix $(B)/cmd/,$(addsuffix .o,$(DEVTRACED_FILES) $(CMD_SHARED)))
 DEVTRACE_OBJ = $(addprefix $(B)/cmd/,$(addsuffix .o,$(DEVTRACE_FILES) $(CMD_SHARED)))

@@ -24,8 +24,9 @@ typedef struct Spec Spec;
 
 enum {
 	Magic = 0x65636172747665ull & 0xffffffff,	/* "devtrace" */
-	Version = 13,	/* 13: a ring's owner's process (Wring.pid); 12: #ringless (Cringless); 11: a trace's creation order (Trace.born); 10: a watched process's tree (Watchtree); 9: triggers and speculations (Act, Spec); 4: the buffer policy (policy, waitms, stalled, dropped); 5: aggregations; 6: writers' rings (nring, Wring); 7: the host's rules (rules, textbase); 8: sessions (nsess, Sess) */
+	Version = 14,	/* 14: a ring's reader claim (Wring.claim); 13: a ring's owner's process (Wring.pid); 12: #ringless (Cringless); 11: a trace's creation order (Trace.born); 10: a watched process's tree (Watchtree); 9: triggers and speculations (Act, Spec); 4: the buffer policy (policy, waitms, stalled, dropped); 5: aggregations; 6: writers' rings (nring, Wring); 7: the host's rules (rules, textbase); 8: sessions (nsess, Sess) */
 	Tidbound = 0x80000000u,	/* Wring.tid of a host's static writer (devwriterbind): no thread has it */
+	Claimlock = 0xffffffffu,	/* Wring.claim of the host's lock's holder: no thread has it */
 	Watchtree = 0x80000000u,	/* in Dev.watch: the pid and every process descended from it (`watch PID tree`); no pid has the bit */
 	Range = 1,	/* Trace.kind: an address range */
 	Glob,		/*	a pattern over symbol names */
@@ -57,7 +58,7 @@ struct Shard {
 
 /*
  * One writer's ring (wring.c), SPSC: its owner alone writes the first
- * line, the reader alone (under the host's lock) the second.  Its
+ * line, the reader holding its claim (wringclaim) the second.  Its
  * records are the 1<<log slots that follow the rings' headers.
  */
 struct Wring {
@@ -71,7 +72,9 @@ struct Wring {
 	uint64_t tail __attribute__((aligned(64)));	/* the next record to read */
 	uint64_t nread;		/* records returned */
 	uint64_t nlost;		/* records overwritten, as the reader found them */
-	uint64_t pad1[5];
+	uint32_t claim;		/* its reader now (wring.c: wringclaim): the line's other words are the holder's; 0: none */
+	uint32_t pad2;
+	uint64_t pad1[4];
 } __attribute__((aligned(64)));
 
 struct Trace {
@@ -244,6 +247,8 @@ struct Merge {
 	uint64_t oticks;	/* its next record's time, when oin is 2 */
 	uint32_t oin;		/* the shared ring: 0 done, 1 to look at, 2 looked at */
 	uint32_t n;		/* writers' rings in h */
+	uint32_t nsrc;		/* writers' rings claimed as the read began: src[0..nsrc) */
+	uint64_t nread;		/* records taken: added to Dev.nread at mergeend */
 	uint32_t *wait;
 	Mergesrc *src;		/* the Reader's */
 	Mergekey *h;		/* a heap: h[0] the oldest next record's */

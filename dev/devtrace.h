@@ -329,6 +329,7 @@ size_t	devreadraw(Dev *d, Reader *r, Rec *out, size_t n);	/* consumes up to n wh
 uint32_t	devringsqueued(Dev *d, uint32_t *ring, uint32_t n);	/* the writers' rings holding records now, up to n of them, in order: their number */
 int	devringowner(Dev *d, uint32_t ring, uint32_t *tid, uint32_t *pid);	/* its owner's tid (0: free) and pid (free: the last owner's), read without the lock: 0, or -1 (out of range, or changed while read) */
 size_t	devreadring(Dev *d, Reader *r, uint32_t ring, Rec *out, size_t n);	/* devreadraw of one source, unmerged: writer's ring < the host's nring, or the shared ring (== nring) */
+size_t	devreadwring(Dev *d, uint32_t ring, uint32_t tid, Rec *out, size_t n, uint32_t *busy);	/* devreadring of writer's ring < nring without the host's lock, claimed by the caller's tid: 0 with *busy set if another reader holds it */
 void	devfmt(char *line, const Rec *rec);	/* the Reclen bytes of its line, as devread gives it */
 int	devreader(Dev *d, uint32_t pid, int open);	/* the reader rule: pid is not traced while open */
 

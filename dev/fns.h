@@ -68,6 +68,7 @@ void	tracepublish(Dev *d, Trace *t);	/* a new generation: the trace, changed wit
 /* ring/merge.c */
 void	mergestart(Merge *m, Dev *d, Reader *r, uint32_t log);	/* every ring with records, in the Reader's room */
 int	mergenext(Merge *m, Rec *out);	/* the oldest record of every ring: 1, else 0 (*wait: one is being written) */
+void	mergeend(Merge *m);	/* the read's claims given back, its count added */
 
 /* agg/agg.c */
 int	agghit(Dev *d, const Tsel *sel, Hit *h);	/* aggregate a hit that passed the predicate: Hrecord if the trace records, Hfollow if its exit is wanted */
@@ -101,7 +102,9 @@ int	ringpeek(Dev *d, uint64_t *ticks, uint64_t *head, uint64_t cap, uint32_t *wa
 /* ring/wring.c: the writers' rings */
 void	wringrecord(Dev *d, const Writer *w, const Hit *h, uint32_t log, uint32_t policy, uint32_t waitms);
 void	wringcheck(Dev *d);	/* the control side's repair of each ring's tail */
-void	wringreset(Dev *d);	/* size: what each ring holds is lost */
+void	wringreset(Dev *d, uint32_t log);	/* size: what each ring holds is lost, then log is the size */
+int	wringclaim(Dev *d, uint32_t i, uint32_t who);	/* ring i's reader claim for who (a tid, or Claimlock): 1, or 0 if another holds it */
+void	wringunclaim(Dev *d, uint32_t i);
 void	wringstats(Dev *d, uint32_t log, uint64_t *hits, uint64_t *read, uint64_t *queued, uint64_t *lost, uint64_t *dropped);
 void	wringunstall(Dev *d);	/* a new policy: every ring is waited for again */
 size_t	wringbulk(Dev *d, uint32_t log, uint32_t i, Rec *out, size_t n);	/* a capture: ring i's records, unmerged, in bulk */

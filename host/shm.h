@@ -49,7 +49,7 @@ int	shmctlclose(Shm *s, Ctlfile *f, const Devsigs *sigs, char *err, size_t nerr)
 size_t	shmstate(Shm *s, char *buf, size_t n);	/* its length; 0 (errno EAGAIN) if the lock was not had */
 size_t	shmread(Shm *s, Reader *r, char *buf, size_t n);	/* waits, unlocked and bounded, for a record being written; 0 (errno set) if the lock was not had */
 ssize_t	shmtake(Shm *s, Reader *r, char *buf, size_t n);	/* never waits: 0 with r->wait set if one is being written; -1 (errno) if the lock was not had */
-ssize_t	shmtakering(Shm *s, Reader *r, uint32_t ring, Rec *out, size_t n);	/* devreadring under the lock: one source, unmerged; never waits: 0 with r->wait set if one is being written; -1 (errno) if the lock was not had */
+ssize_t	shmtakering(Shm *s, Reader *r, uint32_t ring, Rec *out, size_t n);	/* devreadring, one source unmerged: a writer's ring outside the lock under this thread's claim (devreadwring), the shared ring under it; never waits: 0 with r->wait set if one is being written or another reader holds the ring; -1 (errno) if the lock was not had */
 uint32_t	shmringsqueued(Shm *s, uint32_t *ring, uint32_t n);	/* devringsqueued: the writers' rings with records, read without the lock */
 int	shmringowner(Shm *s, uint32_t ring, uint32_t *tid, uint32_t *pid);	/* devringowner: its owner's tid and pid, read without the lock */
 uint32_t	shmnring(Shm *s);	/* the writers' rings the mapping has: sources 0..nring-1, then the shared ring */

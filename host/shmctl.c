@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <time.h>
+#include <unistd.h>
 #include "host/shm.h"
 #include "dev/host.h"
 
@@ -87,12 +88,18 @@ shmtake(Shm *s, Reader *rd, char *buf, size_t n)
 	return r;
 }
 
-/* a capture's read of one source (devtrace record): its records, unmerged */
+/*
+ * A capture's read of one source (devtrace record): its records,
+ * unmerged; a writer's ring outside the lock, under its claim by this
+ * thread (devreadwring), so record's threads copy side by side.
+ */
 ssize_t
 shmtakering(Shm *s, Reader *rd, uint32_t ring, Rec *out, size_t n)
 {
 	size_t r;
 
+	if (ring < shmnring(s))
+		return devreadwring(shmdev(s), ring, (uint32_t)gettid(), out, n, &rd->wait);
 	if (shmlock(s) != 0)
 		return -1;
 	r = devreadring(shmdev(s), rd, ring, out, n);

@@ -6,7 +6,9 @@
  * but for records in flight (time taken, record not yet published) as
  * the read began.  Every ring with records is merged, in a heap by the
  * time of its next record (ties to the lower ring), whatever their
- * number.  Under the host's lock: the tails are the reader's.
+ * number.  Under the host's lock, each writer's ring under its claim
+ * (wring.c: wringclaim) from mergestart to mergeend: a ring that
+ * another reader holds is left to it.
  */
 #include "dev/dat.h"
 #include "dev/fns.h"
@@ -70,9 +72,10 @@ wpeek(Merge *m, Mergesrc *s, uint64_t *ticks)
 }
 
 /*
- * A read begins: the shared ring, and every writer's ring with records,
- * each up to its head now, their next records looked at and put in
- * order.  No cap: a Reader has room for every ring.
+ * A read begins: the shared ring, and every writer's ring with records
+ * that no other reader holds, each up to its head now, their next
+ * records looked at and put in order.  No cap: a Reader has room for
+ * every ring.
  */
 void
 mergestart(Merge *m, Dev *d, Reader *rd, uint32_t log)
@@ -84,20 +87,36 @@ mergestart(Merge *m, Dev *d, Reader *rd, uint32_t log)
 	*m = (Merge){ .d = d, .cap = 1ull << log, .logmax = lim, .nring = n, .ohead = ald(&d->head), .oin = 1,
 		.wait = &rd->wait, .src = rd->src, .h = rd->heap };
 	for (i = 0; i < n && n <= Nringmax; i++) {
+		/* the claim first: another reader moves the tail till then */
+		if (ald(&wr[i].head) == rld(&wr[i].tail) || !wringclaim(d, i, Claimlock))
+			continue;
 		h = ald(&wr[i].head);
-		if ((t = wr[i].tail) > h) {
-			corrupt(d);
-			ast(&wr[i].tail, h);
+		if ((t = wr[i].tail) >= h) {
+			if (t > h) {
+				corrupt(d);
+				ast(&wr[i].tail, h);
+			}
+			wringunclaim(d, i);
 			continue;
 		}
-		if (t == h)
-			continue;
-		m->src[m->n] = (Mergesrc){ .head = h, .ring = i };
-		m->h[m->n].src = m->n;
-		m->n += wpeek(m, &m->src[m->n], &m->h[m->n].ticks);
+		m->src[m->nsrc] = (Mergesrc){ .head = h, .ring = i };
+		m->h[m->n].src = m->nsrc;
+		m->n += wpeek(m, &m->src[m->nsrc], &m->h[m->n].ticks);
+		m->nsrc++;
 	}
 	for (k = m->n / 2; k-- > 0;)
 		siftdown(m, k, m->h[k]);
+}
+
+/* the read ends: its rings let go, its records counted once (other rings' readers add to Dev.nread at once) */
+void
+mergeend(Merge *m)
+{
+	uint32_t k;
+
+	for (k = 0; k < m->nsrc; k++)
+		wringunclaim(m->d, m->src[k].ring);
+	aadd(&m->d->nread, m->nread);
 }
 
 /*
@@ -118,7 +137,7 @@ wtake(Merge *m, Rec *out)
 		/* release: under fill and block the writer reuses the slot once it sees the tail past it */
 		ast(&r->tail, s->t + 1);
 		r->nread++;
-		m->d->nread++;
+		m->nread++;
 	}
 	/* its next record's place, found from the top (the new key handed down whole, not stored and loaded again) */
 	if (!wpeek(m, s, &x.ticks))
@@ -147,7 +166,7 @@ wonly(Merge *m, Rec *out)
 		if (slotload(&slot[t & (cap - 1)], t, out)) {
 			ast(&r->tail, t + 1);
 			r->nread++;
-			m->d->nread++;
+			m->nread++;
 			return 1;
 		}
 		ast(&r->tail, t + 1);

@@ -2,7 +2,8 @@
  * read.c: the record file.  devread returns every ring's records,
  * merged by time (merge.c), as text lines (fmtrec); devreadraw the
  * same records whole, for a capture; devreadring one ring's alone,
- * unmerged.  A record read is gone: each ends once, read or lost.
+ * unmerged; devreadwring a writer's ring outside the lock.  A record
+ * read is gone: each ends once, read or lost.
  */
 #include "dev/dat.h"
 #include "dev/fns.h"
@@ -68,8 +69,10 @@ devread(Dev *d, Reader *r, char *buf, size_t n)
 	for (;;) {
 		while (r->off < r->len && done < n)
 			buf[done++] = r->part[r->off++];
-		if (done == n || !mergenext(&m, &s))
+		if (done == n || !mergenext(&m, &s)) {
+			mergeend(&m);
 			return done;
+		}
 		if (n - done >= Reclen) {
 			fmtrec(buf + done, &s);
 			done += Reclen;
@@ -103,10 +106,13 @@ size_t
 devreadraw(Dev *d, Reader *r, Rec *out, size_t n)
 {
 	Merge m;
+	size_t done;
 
 	r->wait = 0;
 	mergestart(&m, d, r, ringcheck(d));
-	return mrecs(&m, out, n);
+	done = mrecs(&m, out, n);
+	mergeend(&m);
+	return done;
 }
 
 /*
@@ -124,11 +130,43 @@ devreadring(Dev *d, Reader *r, uint32_t ring, Rec *out, size_t n)
 	size_t done = 0;
 
 	r->wait = 0;
-	if (ring < mapnring(d))
-		return wringbulk(d, log, ring, out, n);
+	if (ring < mapnring(d)) {
+		if (!wringclaim(d, ring, Claimlock))	/* another reader's now */
+			return 0;
+		done = wringbulk(d, log, ring, out, n);
+		wringunclaim(d, ring);
+		return done;
+	}
 	/* nothing to merge: the shared ring's records taken in turn, up to its head now */
 	while (done < n && ringtake(d, &out[done], &head, 1ull << log, &r->wait))
 		done++;
+	return done;
+}
+
+/*
+ * The same of a writer's ring, outside the host's lock: readers of
+ * different rings copy side by side (devtrace record's threads), each
+ * under its ring's claim (wring.c: wringclaim) by its thread's tid.
+ * 0 if the ring is another reader's now (*busy set) or its size is
+ * damaged (the control side repairs it).
+ */
+size_t
+devreadwring(Dev *d, uint32_t ring, uint32_t tid, Rec *out, size_t n, uint32_t *busy)
+{
+	uint32_t log;
+	size_t done = 0;
+
+	*busy = 0;
+	if (ring >= mapnring(d) || tid == 0 || tid >= Tidbound)
+		return 0;
+	if (!wringclaim(d, ring, tid)) {
+		*busy = 1;
+		return 0;
+	}
+	/* the size after the claim: a size change waits for it (wringreset) */
+	if ((log = rld(&d->log)) >= Logmin && log <= maplogmax(d))
+		done = wringbulk(d, log, ring, out, n);
+	wringunclaim(d, ring);
 	return done;
 }
 

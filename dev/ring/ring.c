@@ -274,7 +274,7 @@ ringtake(Dev *d, Rec *out, uint64_t *head, uint64_t cap, uint32_t *wait)
 		if (r + 1 >= d->stuckhead)
 			d->stuck = 0;
 		if (whole) {
-			d->nread++;
+			aadd(&d->nread, 1);	/* the writers' rings' readers add to it outside the lock */
 			return 1;
 		}
 		d->nlost++;	/* overwritten while we copied */
@@ -308,8 +308,7 @@ ringreset(Dev *d, int log)
 		d->nlost += head - d->tail;
 	ast(&d->tail, head);
 	d->stuck = 0;
-	wringreset(d);
-	ast(&d->log, (uint32_t)log);
+	wringreset(d, (uint32_t)log);
 }
 
 /*

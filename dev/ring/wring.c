@@ -67,35 +67,103 @@ wringunstall(Dev *d)
 		ast(&wr[i].stalled, 0);
 }
 
-/* the control side: a tail past its head is damage, counted and repaired (ring.c: ringcheck) */
+/*
+ * A ring's reader claim (Wring.claim): only its holder moves the ring's
+ * tail and counts its reads and losses, so readers copy rings side by
+ * side.  A reader outside the host's lock (devreadwring: devtrace
+ * record's threads) claims with its tid; the lock's holder (a merge, a
+ * check, a size) with Claimlock, given back before it unlocks, so a
+ * Claimlock that the lock's holder finds is a dead holder's.  A claim
+ * of a thread that has gone is taken over.
+ */
+int
+wringclaim(Dev *d, uint32_t i, uint32_t who)
+{
+	Wring *r = &wrings(d, maplogmax(d))[i];
+	uint32_t c = ald(&r->claim);
+
+	if (c != 0 && c != who && (c >= Tidbound || hostalive(c)))
+		return 0;
+	return acas(&r->claim, &c, who);
+}
+
+void
+wringunclaim(Dev *d, uint32_t i)
+{
+	ast(&wrings(d, maplogmax(d))[i].claim, 0);
+}
+
+/*
+ * The lock's holder waits for a reader's claim: a copy of at most what
+ * the reader asked for, microseconds, unless the reader is stopped;
+ * after Claimwaitms it takes the claim all the same (NOTES: dev/ rings).
+ */
+enum { Claimwaitms = 1000 };
+
+static void
+claimwait(Dev *d, uint32_t i)
+{
+	uint64_t end = hostnsec() + Claimwaitms * 1000000ull;
+
+	while (!wringclaim(d, i, Claimlock)) {
+		if (hostnsec() > end) {
+			ast(&wrings(d, maplogmax(d))[i].claim, Claimlock);
+			return;
+		}
+		hostwait(20000);
+	}
+}
+
+/*
+ * The control side, under the lock: a tail past its head is damage,
+ * counted and repaired (ring.c: ringcheck); a claim no thread holds is
+ * a dead lock holder's (or damage): let go.
+ */
 void
 wringcheck(Dev *d)
 {
-	uint32_t n = mapnring(d), i;
+	uint32_t n = mapnring(d), i, c;
 	Wring *wr = wrings(d, maplogmax(d));
 	uint64_t h;
 
-	for (i = 0; i < n; i++)
-		if (wr[i].tail > (h = ald(&wr[i].head))) {
-			corrupt(d);
-			ast(&wr[i].tail, h);
+	for (i = 0; i < n; i++) {
+		if ((c = ald(&wr[i].claim)) >= Tidbound) {
+			if (c != Claimlock)
+				corrupt(d);
+			ast(&wr[i].claim, 0);
 		}
+		if (rld(&wr[i].tail) > ald(&wr[i].head) && wringclaim(d, i, Claimlock)) {
+			if (wr[i].tail > (h = ald(&wr[i].head))) {
+				corrupt(d);
+				ast(&wr[i].tail, h);
+			}
+			wringunclaim(d, i);
+		}
+	}
 }
 
-/* size: what each ring holds is lost, counted */
+/*
+ * size: what each ring holds is lost, counted; the new size is set
+ * while every ring's claim is held, so a reader's copy uses one size
+ * throughout.
+ */
 void
-wringreset(Dev *d)
+wringreset(Dev *d, uint32_t log)
 {
 	uint32_t n = mapnring(d), i;
 	Wring *wr = wrings(d, maplogmax(d));
 	uint64_t h, t;
 
 	for (i = 0; i < n; i++) {
+		claimwait(d, i);
 		h = ald(&wr[i].head);
 		if ((t = wr[i].tail) < h)
 			wr[i].nlost += h - t;
 		ast(&wr[i].tail, h);
 	}
+	ast(&d->log, log);
+	for (i = 0; i < n; i++)
+		wringunclaim(d, i);
 }
 
 /* one ring's counts; hits = read + queued + lost + dropped */
@@ -282,6 +350,6 @@ wringbulk(Dev *d, uint32_t log, uint32_t i, Rec *out, size_t n)
 	/* release: under fill and block the writer reuses the slots once it sees the tail past them */
 	ast(&r->tail, k);
 	r->nread += got;
-	d->nread += got;
+	aadd(&d->nread, got);	/* other rings' readers add theirs at once */
 	return got;
 }

@@ -5,7 +5,8 @@
  * First with writers that have no Writer (the shared ring alone), then
  * with Nproc processes of Nthr threads each, more than the device's
  * rings: each claims a ring of its own, the rest share the shared ring,
- * and each gives its ring back as it ends.
+ * and each gives its ring back as it ends.  Last, readers of the rings
+ * side by side outside the lock beside the locked one.
  * Built a second time with ThreadSanitizer (make check-tsan).
  */
 #include <pthread.h>
@@ -229,12 +230,86 @@ test_stress_rings(void **unused)
 	munmap(sh, sizeof *sh);
 }
 
+/*
+ * Readers side by side: Nringreader threads read every writer's ring in
+ * turn outside the lock, each under the ring's claim (devreadwring, as
+ * devtrace record's threads do), while the locked reader merges and
+ * resizes.  A chunk holds each writer's records in its order; every
+ * reader's count is in #read once (a record read twice would break the
+ * identity, one dropped unseen too).
+ */
+enum { Nringreader = 2 };
+static int ringstop;
+static uint64_t ringgot[Nringreader], ringbad[Nringreader];	/* each reader's: added up once it is joined */
+
+static void *
+ringreader(void *arg)
+{
+	uintptr_t me = (uintptr_t)arg;
+	uint32_t tid = 500 + (uint32_t)me, busy, i;
+	uint64_t prev[Nwriter], got = 0, wrong = 0, id, n;
+	Rec *out = malloc(256 * sizeof *out);
+	size_t k, m;
+
+	while (!__atomic_load_n(&ringstop, __ATOMIC_RELAXED))
+		for (i = 0; i < Testnring; i++) {
+			m = devreadwring(dev, i, tid, out, 1 + rand() % 256, &busy);
+			memset(prev, 0, sizeof prev);
+			for (k = 0; k < m; k++) {
+				id = out[k].pc - 0x1000;
+				n = out[k].a[0];
+				if (id >= Nwriter || out[k].a[1] != ~n || out[k].ticks != n * 3 || out[k].tid != 100 + id || n <= prev[id])
+					wrong++;
+				else
+					prev[id] = n;
+			}
+			got += m;
+		}
+	ringgot[me] = got;
+	ringbad[me] = wrong;
+	free(out);
+	return 0;
+}
+
+static void
+test_stress_readers(void **unused)
+{
+	pthread_t w[Nthr], r[Nringreader];
+	uintptr_t i;
+
+	(void)unused;
+	memset(last, 0, sizeof last);
+	nread = bad = dups = 0;
+	sh = calloc(1, sizeof *sh);
+	dev = newdev(12);
+	assert_int_equal(ctl(dev, "trace 1000 2000 new a\ntrace a on\nstart"), 0);
+	assert_true(devtsel(dev, 0, &sel));
+	withwriter = 1;
+	for (i = 0; i < Nthr; i++)
+		pthread_create(&w[i], 0, writer, (void *)i);
+	for (i = 0; i < Nringreader; i++)
+		pthread_create(&r[i], 0, ringreader, (void *)i);
+	readfor(Seconds);
+	for (i = 0; i < Nthr; i++)
+		pthread_join(w[i], 0);
+	__atomic_store_n(&ringstop, 1, __ATOMIC_RELAXED);
+	for (i = 0; i < Nringreader; i++) {
+		pthread_join(r[i], 0);
+		nread += ringgot[i];
+		bad += ringbad[i];
+	}
+	finish(Nthr);
+	free(dev);
+	free(sh);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_stress),
 		cmocka_unit_test(test_stress_rings),
+		cmocka_unit_test(test_stress_readers),
 	};
 
 	return cmocka_run_group_tests(tests, 0, 0);

@@ -7,12 +7,13 @@
  * time; each ring's counts and their sums are exact; size empties every
  * ring (counted lost) and sets each ring's size; a host binds a writer
  * to a ring (devwriterbind); a ring's pages ahead of its head are faulted
- * in (devwriterwarm).  newdev makes Testnring (4) rings.
+ * in (devwriterwarm); readers side by side each hold a ring's claim.  newdev makes Testnring (4) rings.
  */
 #include <sys/mman.h>
 #include <unistd.h>
 #include "tests/dev/util.h"
 #include "dev/error.h"
+#include "dev/fns.h"
 
 enum { Nrec = 16 };	/* size 4 */
 
@@ -401,6 +402,68 @@ test_readring(void **unused)
 	free(d);
 }
 
+/*
+ * A ring's reader claim: while a reader outside the lock holds it
+ * (devreadwring), another such reader, the lock's (devreadring) and a
+ * merge leave the ring alone; a claim of a thread that has gone is taken
+ * over; one a dead lock holder left is let go by the control side; a
+ * size waits for a live reader's claim, Claimwaitms, then takes it.
+ * Every reader's records are counted once.
+ */
+static void
+test_readers(void **unused)
+{
+	Dev *d = tracing(8);
+	Writer a = { 0 }, b = { 0 };
+	Reader r = { 0 };
+	Rec out[64];
+	uint64_t mark[16], waits;
+	uint32_t busy;
+	int i;
+
+	(void)unused;
+	for (i = 0; i < 5; i++)
+		whit(d, &a, 10, 100 + i, i);
+	for (i = 0; i < 3; i++)
+		whit(d, &b, 11, 200 + i, 50 + i);
+	assert_int_equal(wringclaim(d, 0, 77), 1);	/* thread 77 copies ring 0 */
+	assert_int_equal(devreadwring(d, 0, 78, out, 64, &busy), 0);
+	assert_int_equal(busy, 1);
+	assert_int_equal(devreadring(d, &r, 0, out, 64), 0);
+	assert_int_equal(readrecs(d, NULL, NULL, mark, 16), 3);	/* the merge: ring 1's alone */
+	assert_int_equal(mark[0], 50);
+	assert_int_equal(mark[2], 52);
+	wringunclaim(d, 0);
+	assert_int_equal(devreadwring(d, 0, 78, out, 2, &busy), 2);
+	assert_int_equal(busy, 0);
+	assert_int_equal(out[0].a[0], 0);
+	assert_int_equal(out[1].a[0], 1);
+	assert_int_equal(wringclaim(d, 0, 79), 1);	/* 79 dies holding it */
+	testdead = 79;
+	assert_int_equal(devreadwring(d, 0, 78, out, 64, &busy), 3);
+	testdead = 0;
+	assert_int_equal(out[0].a[0], 2);
+	whit(d, &a, 10, 300, 5);
+	assert_int_equal(wringclaim(d, 0, Claimlock), 1);	/* a lock holder dies mid-read */
+	assert_int_equal(devreadwring(d, 0, 78, out, 64, &busy), 0);
+	assert_int_equal(busy, 1);
+	state(d);	/* the control side lets it go */
+	assert_int_equal(devreadwring(d, 0, 78, out, 64, &busy), 1);
+	assert_int_equal(out[0].a[0], 5);
+	whit(d, &a, 10, 400, 6);
+	assert_int_equal(wringclaim(d, 0, 77), 1);	/* 77 stopped holding it */
+	waits = testwaits;
+	testnsecstep = 1000000;	/* each look at the clock 1 ms on: Claimwaitms in about 1000 looks */
+	assert_int_equal(ctl(d, "size 5"), 0);
+	testnsecstep = 0;
+	waits = testwaits - waits;
+	assert_in_range(waits, 900, 1000);
+	assert_int_equal(wringclaim(d, 0, 78), 1);	/* taken, then let go */
+	wringunclaim(d, 0);
+	counts(d, 10, 9, 0, 1, 0);
+	free(d);
+}
+
 /* fill: a full ring drops its own writer's records only, counted on its line */
 static void
 test_counts_fill(void **unused)
@@ -726,6 +789,7 @@ main(void)
 		cmocka_unit_test(test_counts_ring),
 		cmocka_unit_test(test_counts_fill),
 		cmocka_unit_test(test_readring),
+		cmocka_unit_test(test_readers),
 		cmocka_unit_test(test_block_bounded),
 		cmocka_unit_test(test_resize),
 		cmocka_unit_test(test_bind),

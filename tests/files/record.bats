@@ -363,7 +363,12 @@ caprec() {
 	assert_equal "$stderr" "devtrace record: $BATS_TEST_TMPDIR/nosuch: program not found"
 	run devtrace record --help
 	assert_success
-	assert_line --index 0 "usage: devtrace record [-t GLOB ...] [-p EXPR] [-P POLICY] -o FILE [--] [prog [arg ...]]"
+	assert_line --index 0 "usage: devtrace record [-t GLOB ...] [-p EXPR] [-P POLICY] [-j N] -o FILE [--] [prog [arg ...]]"
+	for j in 0 65 x 2x ''; do
+		run --separate-stderr devtrace record -j "$j" -o "$BATS_TEST_TMPDIR/f"
+		assert_failure 2
+		assert_equal "${stderr_lines[0]}" "devtrace record: -j $j: readers from 1 to 64"
+	done
 	run --separate-stderr devtrace cat -f "$BATS_TEST_TMPDIR/f"
 	assert_failure 2
 	assert_equal "${stderr_lines[0]}" "devtrace cat: unexpected argument '$BATS_TEST_TMPDIR/f'"
@@ -429,6 +434,32 @@ caprec() {
 	run awk '$1 == "E" { t = $4; i = strtonum("0x" $6); if (t in n && i != last[t] + 1) bad++; last[t] = i; n[t]++ }
 		END { for (t in n) if (n[t] != 3000) bad++; print length(n), bad + 0 }' "$BATS_TEST_TMPDIR/out"
 	assert_output "4 0"
+}
+
+@test "record -j 1, 2, 5 -- 16 threads of their own rings, live, 5 rings' worth each: every call of each thread saved once, in its order, whatever the readers" {
+	needlib
+	start
+	ctl trace fl_work new w
+	ctl trace w on
+	ctl start
+	ctl size 13	# 8,192 records a ring: each thread's 40,000 are read while it runs
+	for j in 1 2 5; do
+		run --separate-stderr devtrace record -j $j -o "$BATS_TEST_TMPDIR/f$j" -- "$BATS_FILE_TMPDIR/fl_threads" 16 20000
+		assert_success
+		assert_output 2403199840000
+		assert_equal "$stderr" "devtrace record: 640000 records saved, 0 lost"
+		catrecs "$BATS_TEST_TMPDIR/f$j" > "$BATS_TEST_TMPDIR/out"
+		run awk '$1 == "E" { t = $4; i = strtonum("0x" $6); if (t in n && i != last[t] + 1) bad++; last[t] = i; n[t]++ }
+			END { for (t in n) if (n[t] != 20000) bad++; print length(n), NR, bad + 0 }' "$BATS_TEST_TMPDIR/out"
+		assert_output "16 640000 0"
+	done
+	run grep -E '^#(read|queued|lost|dropped) ' "$D/tracectl"
+	assert_output - <<-'END'
+	#read 1920000
+	#queued 0
+	#lost 0
+	#dropped 0
+	END
 }
 
 # the file's records' tids in its chunks' order, each once at its first
