@@ -34,7 +34,11 @@
 #include "cmd/capfile.h"
 #include "cmd/recread.h"
 
-/* readers by default: one a CPU online, as trace-cmd has, at most Defjobs */
+/*
+ * Readers by default: one for two CPUs online, at most Defjobs; the
+ * other CPUs are the writers' (bench/RESULTS: on 2 CPUs a second reader
+ * cost 1.1-1.5x a single one's time a call at every thread count).
+ */
 enum { Defjobs = 16 };
 
 #define Usage "usage: devtrace record [-t GLOB ...] [-p EXPR] [-P POLICY] [-j N] -o FILE [--] [prog [arg ...]]\n"
@@ -68,8 +72,8 @@ usage(FILE *f)
 "                     (ring, fill, block [MS]); default block %d: nothing is\n"
 "                     lost unless record stops reading for %d ms\n"
 "  -j, --jobs N       readers: threads that copy the writers' rings side by\n"
-"                     side, each its share of them (1 to %d; default the\n"
-"                     CPUs online, at most %d)\n"
+"                     side, each its share of them (1 to %d; default one\n"
+"                     for two CPUs online, at most %d)\n"
 "  -h, --help         this text\n"
 "Without -t it reads the device's top level as a server serves it; its\n"
 "traces are the device's as they are set up (devtrace ctl); its policy is\n"
@@ -341,6 +345,7 @@ defjobs(void)
 {
 	long n = sysconf(_SC_NPROCESSORS_ONLN);
 
+	n /= 2;
 	return n < 1 ? 1 : n > Defjobs ? Defjobs : (uint32_t)n;
 }
 
