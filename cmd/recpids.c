@@ -63,19 +63,26 @@ hasproc(const Recpids *p, uint32_t pid)
 }
 
 static int
-addproc(Recpids *p, uint32_t pid)
+putproc(Recpids *p, const Recproc *r)
 {
 	Recproc *q;
 
-	if (hasproc(p, pid))
-		return 0;
 	if ((q = realloc(p->proc, (p->nproc + 1) * sizeof *q)) == NULL)
 		return -1;
 	p->proc = q;
-	q[p->nproc].pid = pid;
-	comm(pid, q[p->nproc].comm);
-	p->nproc++;
+	q[p->nproc++] = *r;
 	return 0;
+}
+
+static int
+addproc(Recpids *p, uint32_t pid)
+{
+	Recproc r = { .pid = pid };
+
+	if (hasproc(p, pid))
+		return 0;
+	comm(pid, r.comm);
+	return putproc(p, &r);
 }
 
 /* tid's slot in the table: its thread's, else the free one where it goes */
@@ -168,8 +175,8 @@ recpidsmerge(Recpids *to, const Recpids *from)
 	size_t i;
 
 	for (i = 0; i < from->nproc; i++)	/* first, with the names read then: their processes may have gone */
-		if (!hasproc(to, from->proc[i].pid) && addproc(to, from->proc[i].pid) == 0)
-			to->proc[to->nproc - 1] = from->proc[i];
+		if (!hasproc(to, from->proc[i].pid) && putproc(to, &from->proc[i]) < 0)
+			return -1;
 	for (i = 0; i < from->nthr; i++) {
 		f = &from->thr[i];
 		if ((t = known(to, f->tid)) == NULL) {

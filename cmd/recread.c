@@ -30,7 +30,7 @@ nap(long us)
 	nanosleep(&ts, NULL);
 }
 
-int
+void
 recoutopen(Recout *o, int fd, const char *name)
 {
 	off_t at = lseek(fd, 0, SEEK_CUR);
@@ -40,7 +40,6 @@ recoutopen(Recout *o, int fd, const char *name)
 	o->seekable = at >= 0;
 	o->off = at >= 0 ? (uint64_t)at : 0;
 	pthread_mutex_init(&o->mu, NULL);
-	return 0;
 }
 
 int
@@ -179,7 +178,7 @@ readloop(void *a)
 		}
 	}
 	if (n < 0 || recflush(r) < 0)
-		r->saved = -1;
+		__atomic_store_n(&r->failed, 1, __ATOMIC_RELAXED);
 	return NULL;
 }
 
@@ -232,7 +231,7 @@ recfailed(Recreader *r, uint32_t nj)
 	uint32_t k;
 
 	for (k = 0; k < nj; k++)
-		if (__atomic_load_n(&r[k].saved, __ATOMIC_RELAXED) < 0)
+		if (__atomic_load_n(&r[k].failed, __ATOMIC_RELAXED))
 			return 1;
 	return 0;
 }
@@ -247,7 +246,7 @@ recjoin(Recreader *r, uint32_t nj)
 		pthread_join(r[k].thr, NULL);
 	for (k = 0; k < nj; k++) {
 		if (saved >= 0)
-			saved = r[k].saved < 0 ? -1 : saved + r[k].saved;
+			saved = r[k].failed ? -1 : saved + r[k].saved;
 		if (k > 0 && (recpcsmerge(&r[0].pcs, &r[k].pcs) < 0 || recpidsmerge(&r[0].pids, &r[k].pids) < 0)) {
 			fprintf(stderr, "devtrace record: out of memory\n");
 			saved = -1;

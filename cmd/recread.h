@@ -41,10 +41,11 @@ struct Recreader {
 	uint32_t ring[Nringmax];
 	pthread_t thr;
 	int *ending;		/* the capture's end: the thread flushes and returns */
-	long long saved;	/* records saved, or -1: an error, told */
+	long long saved;	/* records saved */
+	int failed;		/* it stopped on an error, told (recfailed reads it while it runs) */
 };
 
-int	recoutopen(Recout *o, int fd, const char *name);	/* after the header: the file's place; 0 */
+void	recoutopen(Recout *o, int fd, const char *name);	/* after the header: the file's place, and whether it seeks */
 int	recoutend(Recout *o);	/* the file's end, for the trailer: 0, or -1 (told) */
 Recreader	*recreaders(uint32_t nj, Shm *s, Recout *o);	/* nj readers, their buffers; nil (told) */
 int	recstart(Recreader *r, uint32_t nj, int *ending);	/* their threads: 0, or -1 (told; none left running) */
