@@ -37,12 +37,10 @@ out(FILE *f, const void *p, size_t n)
 static void
 chunk(FILE *f, uint32_t src, const Rec *r, uint32_t n)
 {
-	Capchunk c = { src, n };
+	static char b[Capchunkmax(Chunk)];
 
-	if (n == 0)
-		return;
-	out(f, &c, sizeof c);
-	out(f, r, n * sizeof *r);
+	if (n > 0)
+		out(f, b, capchunk(b, src, r, n));
 }
 
 /* LINES: one chunk per thread, in the order threads are first seen */

@@ -23,7 +23,6 @@ struct Frame {
 	uint32_t fn;
 	uint64_t start;
 	uint64_t sc;		/* its returned callees' ticks */
-	const Rec *entry;
 	uint64_t aux;
 };
 
@@ -340,7 +339,7 @@ push(Thread *t, uint32_t fn, const Rec *r)
 		t->nact = n;
 	}
 	t->act[fn]++;
-	t->f[t->n++] = (Frame){ fn, r->ticks, 0, r, 0 };
+	t->f[t->n++] = (Frame){ fn, r->ticks, 0, 0 };
 	return 0;
 }
 
@@ -359,7 +358,6 @@ pop(Calls *c, Thread *t, const Rec *r, uint64_t end, Call *k)
 	k->outer = --t->act[f->fn] == 0;
 	k->start = f->start;
 	k->rec = r;
-	k->entry = f->entry;
 	k->aux = &f->aux;
 	k->upaux = t->n > 0 ? t->f[t->n - 1].aux : 0;
 	k->bottom = t->n == 0;

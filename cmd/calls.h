@@ -43,8 +43,7 @@ struct Call {
 	int outer;		/* Cexit, Cnoexit: no other call of fn is open below it in its thread */
 	uint64_t start, end;	/* ticks */
 	uint64_t dur, self;	/* Cexit: ticks, end - start, and less its returned callees' */
-	const Rec *rec;		/* the record of this event (in the mapping: valid until callsclose) */
-	const Rec *entry;	/* Cexit, Cnoexit: the call's entry record */
+	const Rec *rec;		/* the record of this event (valid until the next callnext) */
 	uint64_t *aux;		/* Centry, Cexit, Cnoexit: the call's word for the caller (0 at Centry) */
 	uint64_t upaux;		/* and its caller's word; 0 at the bottom of the stack */
 	int bottom;		/* no call of its thread is open below it */

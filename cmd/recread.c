@@ -14,7 +14,7 @@
 
 enum {
 	Nsrc = 8192,		/* records one source gives a pass at most (~0.1 ms of copying) */
-	Bufrec = 4 * Nsrc,	/* a reader's buffer, 1.8 MiB, written out when it cannot take a full source: small enough to stay in the cache, reused */
+	Bufsize = 2 << 20,	/* a reader's buffer of packed chunks, written out when it cannot take a full source's: small enough to stay in the cache, reused */
 	Nearidle = 256,		/* a pass that found fewer: nap, else look again at once */
 	Busyus = 50,		/* records came: look again this soon (one thread fills 65536 in ~4 ms) */
 	Idleus = 1000,		/* nothing queued for a while: naps double from Busyus up to this */
@@ -109,7 +109,6 @@ recsave(Recreader *r, unsigned long long max, int *wait)
 {
 	uint32_t nring = shmnring(r->s), nq = shmringsqueued(r->s, r->ring, Nringmax), k, i, src;
 	unsigned long long done = 0;
-	Capchunk *c;
 	size_t want;
 	ssize_t n;
 
@@ -122,11 +121,10 @@ recsave(Recreader *r, unsigned long long max, int *wait)
 		if (k < nq && i % r->nj != r->k)
 			continue;
 		src = k == nq ? Capshared : i;
-		if (r->pos + sizeof *c + Nsrc * sizeof(Rec) > (size_t)Bufrec * sizeof(Rec) && recflush(r) < 0)
+		if (r->pos + Capchunkmax(Nsrc) > Bufsize && recflush(r) < 0)
 			return -1;
 		want = max - done < Nsrc ? max - done : Nsrc;
-		c = (Capchunk *)(r->buf + r->pos);
-		n = shmtakering(r->s, &r->rd, i, (Rec *)(c + 1), want);
+		n = shmtakering(r->s, &r->rd, i, r->rec, want);
 		if (n < 0 && errno == EAGAIN) {	/* the lock held by another a while: no records this time */
 			*wait = 1;
 			continue;
@@ -137,14 +135,12 @@ recsave(Recreader *r, unsigned long long max, int *wait)
 		}
 		if (r->rd.wait)
 			*wait = 1;
-		if (n > 0 && (recpcs(&r->pcs, (Rec *)(c + 1), n) < 0 || learn(r, src, (Rec *)(c + 1), n) < 0)) {
+		if (n > 0 && (recpcs(&r->pcs, r->rec, n) < 0 || learn(r, src, r->rec, n) < 0)) {
 			fprintf(stderr, "devtrace record: out of memory\n");
 			return -1;
 		}
 		if (n > 0) {
-			c->src = src;
-			c->n = n;
-			r->pos += sizeof *c + n * sizeof(Rec);
+			r->pos += capchunk(r->buf + r->pos, src, r->rec, n);
 			done += n;
 		}
 	}
@@ -197,7 +193,7 @@ recreaders(uint32_t nj, Shm *s, Recout *o)
 		r[k].out = o;
 		r[k].k = k;
 		r[k].nj = nj;
-		if ((r[k].buf = malloc((size_t)Bufrec * sizeof(Rec))) == NULL) {
+		if ((r[k].buf = malloc(Bufsize)) == NULL || (r[k].rec = malloc(Nsrc * sizeof(Rec))) == NULL) {
 			fprintf(stderr, "devtrace record: out of memory\n");
 			recreadersfree(r, nj);
 			return NULL;
@@ -286,6 +282,7 @@ recreadersfree(Recreader *r, uint32_t nj)
 		return;
 	for (k = 0; k < nj; k++) {
 		free(r[k].buf);
+		free(r[k].rec);
 		recsymsfree(&r[k].pcs);
 		recpidsfree(&r[k].pids);
 	}

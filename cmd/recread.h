@@ -2,8 +2,8 @@
  * recread.h: devtrace record's readers.  Each is a thread with its share
  * of the writers' rings (ring % nj == k; reader 0 the shared ring too),
  * copied outside the device's lock under each ring's claim
- * (devreadwring) into a buffer of its own, a chunk per source a pass
- * (capfile.h); a full buffer goes to the reader's own stretch of the
+ * (devreadwring), packed into a buffer of its own, a chunk per source a
+ * pass (capfile.h); a full buffer goes to the reader's own stretch of the
  * file, taken with one atomic add, so the readers write side by side (a
  * file that cannot seek takes the buffers in turn).  A source's chunks
  * all come from one reader, in order: cat finds each source's records
@@ -34,6 +34,7 @@ struct Recreader {
 	Recout *out;
 	uint32_t k, nj;		/* its rings: ring % nj == k */
 	Reader rd;
+	Rec *rec;		/* a source's records as a pass copies them, then packed into buf */
 	char *buf;		/* the chunks of its passes, not yet written */
 	size_t pos;
 	Recsyms pcs;		/* the pcs it saved: the recording's objects */

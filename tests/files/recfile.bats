@@ -107,7 +107,7 @@ pcs() {
 	run devtrace info "$F"
 	assert_success
 	assert_line --index 0 "file      $F"
-	assert_line --index 1 "version   3"
+	assert_line --index 1 "version   4"
 	assert_line --index 2 "command   $X/fl_loop 3 5 '$BATS_TEST_TMPDIR/go it' 0"
 	assert_line --index 3 "pid       $((16#$tid))"
 	assert_line --index 4 "trace     the device's top level (no -t)"
@@ -155,7 +155,7 @@ pcs() {
 	duration  unknown (a version 2 file: record did not store it then)
 	objects   unknown (a version 2 file: record did not store it then)
 	END
-	# version 3 without its trailer (record killed): the header's fields, not the trailer's
+	# version 4 without its trailer (record killed): the header's fields, not the trailer's
 	start
 	ctl trace 1000 2000 new t
 	ctl trace t on
@@ -169,7 +169,8 @@ pcs() {
 	kill -INT $r
 	wait $r
 	t=$(od -A n -t u8 -j 24 -N 8 "$BATS_TEST_TMPDIR/f" | tr -d ' ')
-	head -c $((32 + t + 8 + 56)) "$BATS_TEST_TMPDIR/f" > "$BATS_TEST_TMPDIR/cut"
+	len=$(od -A n -t u4 -j $((32 + t + 8)) -N 4 "$BATS_TEST_TMPDIR/f" | tr -d ' ')
+	head -c $((32 + t + 12 + len)) "$BATS_TEST_TMPDIR/f" > "$BATS_TEST_TMPDIR/cut"
 	run devtrace info "$BATS_TEST_TMPDIR/cut"
 	assert_success
 	assert_line --index 2 "command   none (no program: the device's records until SIGINT)"

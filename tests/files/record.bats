@@ -55,21 +55,48 @@ textlen() {
 	od -A n -t u8 -j 24 -N 8 "$1" | tr -d ' '
 }
 
-# the file's records as lines, decoded by od, awk and sort, not by devtrace:
-# after the 32-byte header and its text, chunks: a word of source (low half)
-# and count (high half), then count records of 7 words of 8 bytes, the third
-# the tid (low half) and exit (high half), or the trailer's text (source
-# fffffffe, count bytes); merged by ticks, on a tie the shared ring's
-# (ffffffff) first, then the lower ring's, each source in its order
+# the file in its order, decoded by od and gawk's bignums, not by devtrace:
+# after the 32-byte header and its text, chunks: source, count and length, 4
+# bytes each, then count packed records (capfile.h): a flags byte (kind, 3:
+# its varint follows; 4 tid, 8 pc, 16 << i a[i]), then LEB128 varints,
+# zigzag differences from the chunk's last pc, ticks and the kind's last
+# a[i]; or the trailer's text (source fffffffe).  A line a record: its
+# ticks, source + 1 (the shared ring's 0) and number, then the line cat
+# prints; "trailer LINE" a line of the trailer's text
+walkfile() {
+	od -A n -v -t u1 -w1 -j $((32 + $(textlen "$1"))) "$1" | gawk -M '
+		function u32(i) { return b[i] + b[i + 1] * 256 + b[i + 2] * 65536 + b[i + 3] * 16777216 }
+		function v(x, s, c) { x = 0; s = 1; do { c = b[p++]; x += (c % 128) * s; s *= 128 } while (c >= 128); return x }
+		function unzig(from, x, r) { r = (from + (x % 2 ? -(x + 1) / 2 : x / 2)) % 2^64; return r < 0 ? r + 2^64 : r }
+		{ b[nb++] = $1 + 0 }
+		END {
+			for (p = 0; p < nb; ) {
+				src = u32(p); cnt = u32(p + 4); len = u32(p + 8); p += 12
+				if (src == 4294967294) {
+					for (line = ""; len-- > 0; p++)
+						if (b[p] == 10) { print "trailer " line; line = "" } else if (b[p] != 0) line = line sprintf("%c", b[p])
+					continue
+				}
+				tid = pc = ticks = 0
+				for (k = 0; k < 16; k++) last[int(k / 4), k % 4] = 0
+				for (i = 0; i < cnt; i++) {
+					f = b[p++]; kind = f % 4
+					if (kind == 3) kind = v()
+					if (int(f / 4) % 2) tid = v()
+					if (int(f / 8) % 2) pc = unzig(pc, v())
+					ticks = unzig(ticks, v())
+					for (k = 0; k < 4; k++) if (int(f / (16 * 2^k)) % 2) last[f % 4, k] = unzig(last[f % 4, k], v())
+					printf "%016x %08x %012d %s %016x %016x %016x %016x %016x %016x %016x\n", ticks, src == 4294967295 ? 0 : src + 1, ++n,
+						substr("EXP", kind + 1, 1), pc, ticks, tid, last[f % 4, 0], last[f % 4, 1], last[f % 4, 2], last[f % 4, 3]
+				}
+			}
+		}'
+}
+
+# the file's records as cat's lines: merged by ticks, on a tie the shared
+# ring's first, then the lower ring's, each source in its order
 decode() {
-	od -A n -v -t x8 -j $((32 + $(textlen "$1"))) -w8 "$1" | awk '
-		skip > 0 { skip--; next }
-		left == 0 { src = substr($1, 9, 8); left = strtonum("0x" substr($1, 1, 8)); k = 0; if (src == "fffffffe") { skip = left / 8; left = 0 } next }
-		{ w[++k] = $1 }
-		k == 7 { left--; k = 0; n++
-			printf "%s %s %012d %s %s %s 00000000%s %s %s %s %s\n", w[2], src == "ffffffff" ? "00000000" : sprintf("%08x", strtonum("0x" src) + 1), n,
-				substr(w[3], 1, 8) != "00000000" ? "X" : "E", w[1], w[2], substr(w[3], 9, 8), w[4], w[5], w[6], w[7] }' |
-		sort -k1,1 -k2,2 -k3,3 | cut -d' ' -f4-
+	walkfile "$1" | grep -v '^trailer ' | sort -k1,1 -k2,2 -k3,3 | cut -d' ' -f4-
 }
 
 # a line without its ticks, the one field two injections do not share
@@ -101,7 +128,7 @@ noticks() {
 	assert_success
 }
 
-@test "the file: a 32-byte header (magic, version, record size, #hz, text length), its text, then chunks: source, count, 56 bytes a record; the trailer" {
+@test "the file: a 32-byte header (magic, version, record size, #hz, text length), its text, then chunks: source, count, length, packed records; the trailer" {
 	traced
 	inject
 	run recordqueued "$BATS_TEST_TMPDIR/f"
@@ -111,7 +138,7 @@ noticks() {
 	run head -c 8 "$F"
 	assert_output devtrace
 	run od -A n -t u4 -j 8 -N 8 "$F"
-	assert_output --regexp '^ +3 +56$'
+	assert_output --regexp '^ +4 +56$'
 	run od -A n -t u8 -j 16 -N 8 "$F"
 	assert_output --regexp "^ +$(counter hz)\$"
 	assert_equal $((t % 8)) 0
@@ -121,17 +148,27 @@ noticks() {
 	assert_line --index 1 "host $(uname -n)"
 	assert_line --index 2 "kernel $(uname -s) $(uname -r) $(uname -m)"
 	assert_equal "${#lines[@]}" 3
-	# testtracein has no writer of its own: the shared ring's chunk of 3
-	run od -A n -t u4 -j $((32 + t)) -N 8 "$F"
-	assert_output --regexp '^ +4294967295 +3$'
-	# the trailer: source fffffffe, its text's length, its text (no object: no symbol has these pcs);
-	# the records' thread (the shell that wrote testtracein) and its process, named: no program, none is the recording's
+	# testtracein has no writer of its own: the shared ring's chunk of 3, packed
+	run od -A n -t u4 -j $((32 + t)) -N 12 "$F"
+	assert_output --regexp '^ +4294967295 +3 +[0-9]+$'
+	len=$(od -A n -t u4 -j $((32 + t + 8)) -N 4 "$F" | tr -d ' ')
+	# the first record says all but its kind (0): flags 4|8|16|32|64|128, then its tid
 	tid=$(devtrace cat "$F" | awk 'NR == 3 { print $4 }')
 	tid=$((16#$tid))
+	run od -A n -t u1 -j $((32 + t + 12)) -N 1 "$F"
+	assert_output --regexp '^ +252$'
+	v=$tid want=
+	while [ "$v" -ge 128 ]; do want="$want $((v % 128 + 128))"; v=$((v / 128)); done
+	run sh -c "od -A n -t u1 -j $((32 + t + 13)) -N $(($(wc -w <<< "$want") + 1)) '$F' | xargs"
+	assert_output "$(xargs <<< "$want $v")"
+	# 3 records: their flags, tid, pcs, ticks and args in fewer bytes than 3 x 56
+	assert [ "$len" -lt $((3 * 56)) ]
+	# the trailer: source fffffffe, n 0, its text's length, its text (no object: no symbol has these pcs);
+	# the records' thread (the shell that wrote testtracein) and its process, named: no program, none is the recording's
 	comm=$(cat "/proc/$tid/comm")
-	run od -A n -t u4 -j $((32 + t + 8 + 3 * 56)) -N 4 "$F"
-	assert_output --regexp '^ +4294967294$'
-	run sh -c "tail -c +$((32 + t + 8 + 3 * 56 + 9)) '$F' | tr -d '\\0'"
+	run od -A n -t u4 -j $((32 + t + 12 + len)) -N 8 "$F"
+	assert_output --regexp '^ +4294967294 +0$'
+	run sh -c "tail -c +$((32 + t + 12 + len + 13)) '$F' | tr -d '\\0'"
 	assert_line --index 0 --regexp '^end [0-9]+ [0-9]+$'
 	assert_line --index 1 'lost 0'
 	assert_line --index 2 "thread $tid $tid"
@@ -296,17 +333,31 @@ caprec() {
 	END
 }
 
-@test "a file that is not a record, or a truncated one, is a clear error" {
+@test "a file that is not a record, a truncated or a damaged one, is a clear error" {
 	traced
 	inject
 	recordqueued "$BATS_TEST_TMPDIR/f"
 	F=$BATS_TEST_TMPDIR
 	t=$(textlen "$F/f")
-	head -c $((32 + t + 8 + 2 * 56 + 10)) "$F/f" > "$F/short"
+	len=$(od -A n -t u4 -j $((32 + t + 8)) -N 4 "$F/f" | tr -d ' ')
+	head -c $((32 + t + 12 + len - 1)) "$F/f" > "$F/short"
 	run --separate-stderr devtrace cat "$F/short"
 	assert_failure 1
-	assert_equal "$stderr" "devtrace cat: $F/short: truncated: its last record has 10 of its 56 bytes"
+	assert_equal "$stderr" "devtrace cat: $F/short: truncated: its last chunk has $((len - 1)) of its $len bytes"
 	# the whole records before it are printed all the same, after #hz and #clock
+	assert_equal "${#lines[@]}" 4
+	assert_equal "$(tail -n +3 <<< "$output")" "$(catrecs "$F/f" | head -n 2)"
+	# a chunk that says 4 records where its bytes hold 3, or 2 where they hold more
+	for n in 4 2; do
+		{ head -c $((32 + t + 4)) "$F/f"; le 4 $n; tail -c +$((32 + t + 9)) "$F/f"; } > "$F/bad$n"
+	done
+	run --separate-stderr devtrace cat "$F/bad4"
+	assert_failure 1
+	assert_equal "$stderr" "devtrace cat: $F/bad4: damaged: a chunk of 4 records in $len bytes at byte $((32 + t + 12)): 3 of them read"
+	assert_equal "$(tail -n +3 <<< "$output")" "$(catrecs "$F/f")"
+	run --separate-stderr devtrace cat "$F/bad2"
+	assert_failure 1
+	assert_equal "$stderr" "devtrace cat: $F/bad2: damaged: a chunk of 2 records in $len bytes at byte $((32 + t + 12)): 2 of them read"
 	assert_equal "${#lines[@]}" 4
 	head -c 20 "$F/f" > "$F/hdr"
 	run --separate-stderr devtrace cat "$F/hdr"
@@ -322,22 +373,26 @@ caprec() {
 	head -c $((32 + t + 4)) "$F/f" > "$F/chdr"
 	run --separate-stderr devtrace cat "$F/chdr"
 	assert_failure 1
-	assert_equal "$stderr" "devtrace cat: $F/chdr: truncated: its last chunk header has 4 of its 8 bytes"
-	head -c $((32 + t + 8 + 3 * 56 + 12)) "$F/f" > "$F/trailer"
+	assert_equal "$stderr" "devtrace cat: $F/chdr: truncated: its last chunk header has 4 of its 12 bytes"
+	head -c $((32 + t + 12 + len + 16)) "$F/f" > "$F/trailer"
 	run --separate-stderr devtrace cat "$F/trailer"
 	assert_failure 1
-	assert_equal "$stderr" "devtrace cat: $F/trailer: truncated: its trailer has 4 of its $(od -A n -t u4 -j $((32 + t + 8 + 3 * 56 + 4)) -N 4 "$F/f" | tr -d ' ') bytes"
+	assert_equal "$stderr" "devtrace cat: $F/trailer: truncated: its trailer has 4 of its $(od -A n -t u4 -j $((32 + t + 12 + len + 8)) -N 4 "$F/f" | tr -d ' ') bytes"
 	assert_equal "${#lines[@]}" 5
-	{ head -c 8 "$F/f"; printf '\004\0\0\0'; tail -c +13 "$F/f"; } > "$F/v4"
-	run --separate-stderr devtrace cat "$F/v4"
+	{ head -c 8 "$F/f"; printf '\005\0\0\0'; tail -c +13 "$F/f"; } > "$F/v5"
+	run --separate-stderr devtrace cat "$F/v5"
 	assert_failure 1
-	assert_equal "$stderr" "devtrace cat: $F/v4: version 4 with records of 56 bytes: this devtrace reads versions 1 to 3, 56 bytes"
-	# version 1: the records merged already, no chunks, no text, no trailer
-	{ head -c 8 "$F/f"; printf '\001\0\0\0'; tail -c +13 "$F/f" | head -c 20; tail -c +$((32 + t + 8 + 1)) "$F/f" | head -c $((3 * 56)); } > "$F/v1"
+	assert_equal "$stderr" "devtrace cat: $F/v5: version 5 with records of 56 bytes: this devtrace reads versions 1 to 4, 56 bytes"
+	# version 1: the records merged already, unpacked, no chunks, no text, no trailer
+	{ printf devtrace; le 4 1; le 4 56; le 8 1000; le 8 0; caprec 0x10 1; caprec 0x11 3; caprec 0x12 2; } > "$F/v1"
 	run devtrace cat "$F/v1"
 	assert_success
-	assert_line --index 0 "#hz $(counter hz)"
-	assert_equal "$(tail -n +2 <<< "$output")" "$(catrecs "$F/f")"
+	assert_output - <<-'END'
+	#hz 1000
+	E 0000000000000010 0000000000000001 000000000000004d 0000000000000000 0000000000000000 0000000000000000 0000000000000000
+	E 0000000000000011 0000000000000003 000000000000004d 0000000000000000 0000000000000000 0000000000000000 0000000000000000
+	E 0000000000000012 0000000000000002 000000000000004d 0000000000000000 0000000000000000 0000000000000000 0000000000000000
+	END
 	run --separate-stderr devtrace cat "$F/none"
 	assert_failure 1
 	assert_equal "$stderr" "devtrace cat: $F/none: No such file or directory"
@@ -465,11 +520,7 @@ caprec() {
 # the file's records' tids in its chunks' order, each once at its first
 # as "seen TID" (decimal), then the trailer's text (source fffffffe)
 seentrailer() {
-	od -A n -v -t x8 -j $((32 + $(textlen "$1"))) -w8 "$1" | awk '
-		skip > 0 { for (j = 15; j >= 1; j -= 2) if ((b = substr($1, j, 2)) != "00") printf "%c", strtonum("0x" b); skip--; next }
-		left == 0 { left = strtonum("0x" substr($1, 1, 8)); k = 0; if (substr($1, 9, 8) == "fffffffe") { skip = int((left + 7) / 8); left = 0 } else left *= 7; next }
-		{ left--; k++ }
-		k % 7 == 3 && !seen[t = strtonum("0x" substr($1, 9, 8))]++ { print "seen", t }'
+	walkfile "$1" | awk '$1 == "trailer" { print substr($0, 9); next } !seen[$7]++ { print "seen", strtonum("0x" $7) }'
 }
 
 @test "record -- 64 threads, 63 of them in the shared ring: the trailer names each thread once, in the order first saved, under the program's pid" {

@@ -9,6 +9,9 @@
 #   fuzz-elf   the runtime's reading of a hostile object file (rt/elftab.c),
 #              seeded with fixture binaries built here (plain, --classic,
 #              stripped) besides tests/fuzz/corpus/elf
+#   fuzz-cap   the reader of a hostile recording (cmd/capfile.c), and
+#              its packing read back the same, seeded with a recording
+#              bench/mkrec makes here
 #   fuzz-awk   every script of scripts/ under mawk and gawk ends in time
 # `make fuzz` runs each for FUZZ_LONG seconds (and fuzz-pred, for
 # PREDFUZZ_LONG).  New corpus entries and findings stay in build/fuzz/.
@@ -23,6 +26,7 @@ FUZZ_OPTS_glob = -dict=tests/fuzz/glob.dict -max_len=256 -timeout=5
 FUZZ_OPTS_block = -dict=tests/fuzz/block.dict -max_len=1024 -timeout=10
 FUZZ_OPTS_shm = -dict=tests/fuzz/block.dict -max_len=512 -timeout=10
 FUZZ_OPTS_elf = -dict=tests/fuzz/elf.dict -max_len=65536 -timeout=10
+FUZZ_OPTS_cap = -max_len=4096 -timeout=10
 
 # the whole device, so the harness follows it however dev/ is split
 FUZZ_CTL_SRC = tests/fuzz/fuzz_ctl.c tests/dev/host.c $(DEV_SRC)
@@ -62,10 +66,20 @@ $(FUZZ_B)/elf/corpus/seed-classic: tests/hooks/fx_basic.c bin/devtrace-cc
 $(FUZZ_B)/elf/corpus/seed-stripped: $(FUZZ_B)/elf/corpus/seed-sites
 	strip -o $@ $<
 
-SUITES += fuzz-ctl fuzz-glob fuzz-block fuzz-shm fuzz-elf fuzz-awk
+$(FUZZ_B)/fuzz_cap: tests/fuzz/fuzz_cap.c cmd/capfile.c cmd/capfile.h dev/devtrace.h
+	@mkdir -p $(dir $@)
+	$(FUZZCC) $(FUZZ_CFLAGS) -D_GNU_SOURCE -o $@ tests/fuzz/fuzz_cap.c cmd/capfile.c
+
+# a seed made here, not committed: a recording of a few threads' calls
+FUZZ_SEEDS_cap = $(FUZZ_B)/cap/corpus/seed-cut
+$(FUZZ_B)/cap/corpus/seed-cut: tests/fixtures/traces/cut.lines $(B)/bench/mkrec
+	@mkdir -p $(dir $@)
+	$(B)/bench/mkrec -o $@ < $<
+
+SUITES += fuzz-ctl fuzz-glob fuzz-block fuzz-shm fuzz-elf fuzz-cap fuzz-awk
 
 # check-fuzz-NAME: build (a failed build is one failed test), then runfuzz
-check-fuzz-ctl check-fuzz-glob check-fuzz-block check-fuzz-shm check-fuzz-elf: check-fuzz-%:
+check-fuzz-ctl check-fuzz-glob check-fuzz-block check-fuzz-shm check-fuzz-elf check-fuzz-cap: check-fuzz-%:
 	@mkdir -p $(B)/tap $(FUZZ_B)/$*
 	@if $(MAKE) --no-print-directory $(FUZZ_B)/fuzz_$* $(FUZZ_SEEDS_$*) > $(B)/tap/fuzz-$*.err 2>&1; then \
 		tests/fuzz/runfuzz $* $(FUZZ_B)/fuzz_$* $(FUZZ_TIME) $(FUZZ_B)/$* $(FUZZ_OPTS_$*) \
@@ -77,14 +91,15 @@ check-fuzz-awk:
 	@tests/fuzz/awkfuzz $(FUZZ_TIME) $(FUZZ_B)/awk > $(B)/tap/fuzz-awk.tap 2> $(B)/tap/fuzz-awk.err || true
 
 # the long runs: their TAP on the terminal, libFuzzer's output in build/fuzz/NAME.log
-fuzz-ctl fuzz-glob fuzz-block fuzz-shm fuzz-elf: fuzz-%: $(FUZZ_B)/fuzz_%
+fuzz-ctl fuzz-glob fuzz-block fuzz-shm fuzz-elf fuzz-cap: fuzz-%: $(FUZZ_B)/fuzz_%
 	tests/fuzz/runfuzz $* $< $(FUZZ_LONG) $(FUZZ_B)/$* $(FUZZ_OPTS_$*) 2> $(FUZZ_B)/$*.log
 
 fuzz-elf: $(FUZZ_SEEDS_elf)
+fuzz-cap: $(FUZZ_SEEDS_cap)
 
 fuzz-awk:
 	tests/fuzz/awkfuzz $(FUZZ_LONG) $(FUZZ_B)/awk
 
-fuzz: fuzz-ctl fuzz-glob fuzz-block fuzz-shm fuzz-elf fuzz-awk fuzz-pred
+fuzz: fuzz-ctl fuzz-glob fuzz-block fuzz-shm fuzz-elf fuzz-cap fuzz-awk fuzz-pred
 
-.PHONY: check-fuzz-ctl check-fuzz-glob check-fuzz-block check-fuzz-shm check-fuzz-elf check-fuzz-awk fuzz-ctl fuzz-glob fuzz-block fuzz-shm fuzz-elf fuzz-awk fuzz
+.PHONY: check-fuzz-ctl check-fuzz-glob check-fuzz-block check-fuzz-shm check-fuzz-elf check-fuzz-cap check-fuzz-awk fuzz-ctl fuzz-glob fuzz-block fuzz-shm fuzz-elf fuzz-cap fuzz-awk fuzz
