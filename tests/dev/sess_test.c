@@ -224,6 +224,9 @@ test_end_and_reuse(void **unused)
 	s = dv[1] = devsess(d, 1);
 	assert_int_equal(ctl(s, "trace 1000 2000 new a\ntrace a on\nstart"), 0);
 	assert_int_equal(hitall(dv, w, 0x1000, 1), 1);
+	/* two more in the Writer's ring: slots 1 and 2 keep seqs the next session's tickets 1 and 2 will use */
+	assert_int_equal(hitall(dv, w, 0x1000, 2), 1);
+	assert_int_equal(hitall(dv, w, 0x1000, 3), 1);
 	assert_true(devtsel(s, 0, &old));
 	assert_int_equal(devhit(s, &old, &h), 1);	/* no Writer: the shared ring, three laps of its first slots */
 	assert_int_equal(devhit(s, &old, &h), 1);
@@ -252,7 +255,8 @@ test_end_and_reuse(void **unused)
 	h.w = 0;
 	h.a[0] = 10;
 	h.ticks = 5000;
-	assert_int_equal(devhit(s, &old, &h), 1);	/* the shared ring's slots are fresh too: its claim succeeds */
+	assert_int_equal(devhit(s, &old, &h), 1);	/* the shared ring's slots are fresh: its claim succeeds */
+	/* the Writer's ring was not zeroed: its head, 1, says where the new records end, not the old slots */
 	assert_int_equal(marks(s, a, 64), 2);
 	assert_int_equal(a[0], 9);
 	assert_int_equal(a[1], 10);
