@@ -9,6 +9,7 @@
 #include <time.h>
 #include "tests/dev/util.h"
 #include "dev/error.h"
+#include "dev/fns.h"
 
 enum {
 	Nrec = 16,	/* size 4 */
