@@ -116,8 +116,10 @@ claimwait(Dev *d, uint32_t i)
 
 /*
  * The control side, under the lock: a tail past its head is damage,
- * counted and repaired (ring.c: ringcheck); a claim no thread holds is
- * a dead lock holder's (or damage): let go.
+ * counted and repaired (ring.c: ringcheck), whoever holds the claim: a
+ * holder moves the tail only up to a head it read, so a scribbled claim
+ * that looks like a live reader's cannot hide it.  A claim no thread
+ * holds is a dead lock holder's (or damage): let go.
  */
 void
 wringcheck(Dev *d)
@@ -132,12 +134,9 @@ wringcheck(Dev *d)
 				corrupt(d);
 			ast(&wr[i].claim, 0);
 		}
-		if (rld(&wr[i].tail) > ald(&wr[i].head) && wringclaim(d, i, Claimlock)) {
-			if (wr[i].tail > (h = ald(&wr[i].head))) {
-				corrupt(d);
-				ast(&wr[i].tail, h);
-			}
-			wringunclaim(d, i);
+		if (rld(&wr[i].tail) > (h = ald(&wr[i].head))) {
+			corrupt(d);
+			ast(&wr[i].tail, h);
 		}
 	}
 }

@@ -35,6 +35,8 @@
  *	  record is being written (the host's retry, the test clock
  *	  advancing 1 ms a call): it ends within a bound, returns whole
  *	  121-byte E/X records, and #read grows by the records returned;
+ *	  a ring whose claim names a live thread is that reader's, read
+ *	  once the thread is gone (testdead): then nothing is queued;
  *	- devaggkeys, printa or machine form, into a table with guard
  *	  entries, whole and short: what it lists is a key the host can
  *	  name (a func, a typed word of a pattern), each once, in order;
@@ -411,6 +413,27 @@ readall(unsigned how)
 	return nrec;
 }
 
+/*
+ * A claim naming a live thread keeps its ring from the merge (another
+ * reader's, dev/ring/wring.c): once that thread is gone, the ring is
+ * taken over and read.  The records read.
+ */
+static uint64_t
+claimersgone(unsigned how)
+{
+	Wring *wr = (Wring *)((char *)dev + Wringoff);
+	uint32_t c, i, dead = testdead;
+	uint64_t n = 0;
+
+	for (i = 0; i < Testnring; i++)
+		if ((c = __atomic_load_n(&wr[i].claim, __ATOMIC_RELAXED)) != 0 && c < Tidbound) {
+			testdead = c;
+			n += readall(how);
+		}
+	testdead = dead;
+	return n;
+}
+
 /* the session as a host meets it, whatever the damage: it ends, or is there and answers */
 static void
 sessions(void)
@@ -481,6 +504,7 @@ checks(int ringtouched, unsigned how)
 
 	nread = counter(state, "#read");
 	wrote = readall(how);
+	wrote += claimersgone(how);
 	readstate();
 	check(counter(state, "#read") == nread + wrote);
 	check(counter(state, "#queued") == 0);
