@@ -222,7 +222,7 @@ devtrace_hookfast(uint32_t idx, uintptr_t *slot, uint64_t *regs)
 
 	if (unlikely((uintptr_t)t <= (uintptr_t)GONE || (t->seq & 1) || t->stk == NULL))
 		return idx + 1;	/* the site back: the trampoline keeps no copy */
-	enterset(t, (uintptr_t)__builtin_frame_address(0));
+	enterset(t, (uintptr_t)regs);	/* the trampoline's save area, just above this frame: no frame pointer to set up */
 	v = ald(&rt.view);
 	if (unlikely(v == NULL || idx >= v->nsite || (pc = v->pc[idx]) & Pcslow || !writerfast(v->fd, w = fastwriter(t, v), v->gen) ||
 	    (real = *slot) == (uintptr_t)devtrace_return || t->n >= t->max)) {
@@ -406,7 +406,7 @@ devtrace_unhook(uintptr_t *slot, uint64_t *regs)
 	f = &t->stk[n - 1];
 	if (unlikely((t->seq & 1) || n == 0 || f->slot != slot || (n > 1 && f[-1].slot == slot)))
 		return unhookrest(t, slot, regs, ticks);
-	enterset(t, (uintptr_t)__builtin_frame_address(0));
+	enterset(t, (uintptr_t)regs);
 	v = ald(&rt.view);
 	if (unlikely(v == NULL || f->sess != v->fsess || f->site >= v->nsite || (pc = v->pc[f->site]) & Pcslow ||
 	    !writerfast(v->fd, w = fastwriter(t, v), v->gen))) {
