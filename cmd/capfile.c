@@ -137,6 +137,7 @@ capchunk(char *out, uint32_t src, const Rec *r, uint32_t n)
 		p = putv(p, zig(r->ticks, ticks));
 		ticks = r->ticks;
 		a = last[f & Fkind];
+#pragma GCC unroll 4	/* a record's instructions a sixth fewer (callgrind) */
 		for (k = 0; k < 4; k++)
 			if (r->a[k] != a[k]) {
 				f |= Farg << k;

@@ -84,7 +84,7 @@ recpcs(Recsyms *r, const Rec *rec, size_t n)
 		if (rec[i].pc == r->last || rec[i].pc == 0)
 			continue;
 		r->last = rec[i].pc;
-		if (addpc(r, rec[i].pc) < 0)
+		if (!haspc(r, rec[i].pc) && addpc(r, rec[i].pc) < 0)	/* a look before the call: most pcs are known */
 			return -1;
 	}
 	return 0;
