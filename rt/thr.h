@@ -30,7 +30,7 @@ struct Thr {
 	uint32_t state;		/* Tfree, Tlive */
 	uint32_t tid;
 	uint32_t depth;		/* classic mode's call depth */
-	uintptr_t busysp;	/* stack pointer when seq went odd */
+	uintptr_t busysp;	/* stack pointer when seq went odd (or just above it: the hook's trampoline's save area) */
 	Frame *stk;		/* shadow stack */
 	uint32_t n, max;
 	Writer w;		/* what the device keeps of this thread */
