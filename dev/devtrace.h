@@ -84,6 +84,7 @@ struct Writer {
 	uint32_t fast;		/* gen if then: watched, its own ring, no speculation or trigger, the log in bound (hitfast.h: writerfast); else 0 */
 	uint64_t mask;		/* then: its ring's slots - 1 */
 	uint64_t room;		/* and the head below which its ring has room, as its tail last said (ring: all) */
+	uint64_t waited;	/* ticks it waited for the reader (block), all told: the host takes them out of its calls' durations */
 };
 
 /*
@@ -403,11 +404,16 @@ void	devcount(Dev *d, int counter);		/* count an event the host saw */
  * A hit's and a record's kind (Hit.exit, Rec.exit): a function's entry,
  * its exit, a static probe's hit (arch/probe.h).  A probe's hit is an
  * entry to predicates and aggregations: a0..a3 its values, no retval.
+ * Kwait is no hit: the device's mark that the writer waited for the
+ * reader (policy block) after its last record, written just after it:
+ * ticks when the wait ended, a0 the ticks waited, pc the waiting
+ * record's.  A tool takes a thread's waits out of its calls' times.
  */
 enum {
 	Kentry = 0,
 	Kexit = 1,
 	Kprobe = 2,
+	Kwait = 3,
 	Nkind
 };
 

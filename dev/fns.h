@@ -100,7 +100,7 @@ int	ringtake(Dev *d, Rec *out, uint64_t *head, uint64_t cap, uint32_t *wait);	/*
 int	ringpeek(Dev *d, uint64_t *ticks, uint64_t *head, uint64_t cap, uint32_t *wait);	/* its ticks, not taken */
 
 /* ring/wring.c: the writers' rings */
-void	wringrecord(Dev *d, const Writer *w, const Hit *h, uint32_t log, uint32_t policy, uint32_t waitms);
+void	wringrecord(Dev *d, Writer *w, const Hit *h, uint32_t log, uint32_t policy, uint32_t waitms);
 void	wringcheck(Dev *d);	/* the control side's repair of each ring's tail */
 void	wringreset(Dev *d, uint32_t log);	/* size: what each ring holds is lost, then log is the size */
 int	wringclaim(Dev *d, uint32_t i, uint32_t who);	/* ring i's reader claim for who (a tid, or Claimlock): 1, or 0 if another holds it */

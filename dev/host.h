@@ -15,7 +15,8 @@ uint64_t	hostticks(void);	/* the cycle counter the records carry */
 uint64_t	hostnsec(void);		/* monotonic nanoseconds, for the reader's time-outs */
 void	hostclock(uint64_t *ticks, uint64_t *ns);	/* the cycle counter and real time (ns since 1970) read together: the state's #clock */
 void	hostwait(uint64_t nsec);	/* a writer waits for the reader (policy block): sleep about nsec; holds no lock */
-void	hostzero(void *p, size_t n);	/* n bytes zeroed; a host may give whole pages back instead (the next touch finds zeros) */
+void	hostzero(void *p, size_t n);
+int	hostfaultin(void *p, size_t n);	/* n bytes of shared memory faulted in for writing in one go, before the device touches each page: 1 if done */	/* n bytes zeroed; a host may give whole pages back instead (the next touch finds zeros) */
 int	hostalive(uint32_t tid);	/* 0 once the thread is gone for good */
 int	hostdescends(uint32_t pid, uint32_t anc);	/* 1 if process pid (the caller's, where the host knows only its own) descends from process anc */
 

@@ -25,6 +25,32 @@ void	devtrace_probehook(uint32_t site, uint64_t *regs) HIDDEN;
 int	devtrace_hookfast(uint32_t site, uintptr_t *slot, uint64_t *regs) HIDDEN;
 uintptr_t	devtrace_unhook(uintptr_t *slot, uint64_t *regs) HIDDEN;
 
+/*
+ * The writer waited for the reader (policy block: the device marked it
+ * in the ring, Kwait): the wait taken out of every open call's time.
+ * The frames' entry ticks move on by it, so an exit's dur (predicates,
+ * aggregations) is the program's time alone.  Rare: out of line.
+ */
+static __attribute__((noinline, cold)) void
+waitshift(Thr *t, uint64_t waited)
+{
+	uint32_t i;
+
+	for (i = 0; i < t->n; i++)
+		t->stk[i].ticks += waited;
+}
+
+/* devrecord, and the wait it may have made taken out of the open calls */
+static __attribute__((noinline)) void
+recordwaiting(Thr *t, Dev *d, const Hit *h)
+{
+	uint64_t before = h->w ? h->w->waited : 0;
+
+	devrecord(d, h);
+	if (unlikely(h->w && h->w->waited != before))
+		waitshift(t, h->w->waited - before);
+}
+
 /* a hit that is not the usual one (hitplain): the device decides, with a whole Hit */
 static inline __attribute__((always_inline)) void
 hookslow(Thr *t, Dev *d, const Tsel *sel, uint32_t idx, uint64_t pc, uintptr_t *slot, uint64_t *regs, uint64_t ticks)
@@ -48,7 +74,7 @@ hookslow(Thr *t, Dev *d, const Tsel *sel, uint32_t idx, uint64_t pc, uintptr_t *
 		h.ticks = ticks = thrwarm((Writer *[]){ &t->w }, 1);
 	f->ticks = ticks;
 	if (r & Hrecord)
-		devrecord(d, &h);
+		recordwaiting(t, d, &h);
 }
 
 /* the usual hit's E record went past the writer's own ring: a Hit for devrecord */
@@ -66,7 +92,7 @@ recslow(Thr *t, Dev *d, Writer *w, uint64_t pc, uint64_t ticks, uint32_t depth, 
 		h.a[3] = a[3];
 	}
 	h.dur = dur;
-	devrecord(d, &h);
+	recordwaiting(t, d, &h);
 }
 
 /*
@@ -149,7 +175,7 @@ hookmany(Thr *t, View *v, uint32_t idx, uintptr_t *slot, uint64_t *regs, uint64_
 		if (!(plain & (1u << n))) {
 			h[n].depth = f->depth;
 			h[n].ticks = ticks;
-			devrecord(d[n], &h[n]);
+			recordwaiting(t, d[n], &h[n]);
 		} else if (!devputfast(d[n], w[n], t->tid, 0, pc, ticks, regs[Rarg0], regs[Rarg0 + 1], regs[Rarg0 + 2], regs[Rarg0 + 3]))
 			recslow(t, d[n], w[n], pc, ticks, f->depth, 0, regs + Rarg0, 0);
 	}
@@ -310,7 +336,7 @@ lost(void)
 static inline __attribute__((always_inline)) void
 exitrec(Thr *t, View *v, Dev *d, const Tsel *sel, Writer *w, Frame *f, uint64_t ret, uint64_t ticks)
 {
-	uint64_t pc = v->pc[f->site] & ~Pcslow;
+	uint64_t pc = v->pc[f->site] & ~Pcslow, before;
 	Hit h;
 
 	if (likely(hitplain(d, sel, w))) {
@@ -322,7 +348,10 @@ exitrec(Thr *t, View *v, Dev *d, const Tsel *sel, Writer *w, Frame *f, uint64_t 
 	h.w = w;
 	h.a[0] = ret;
 	h.dur = ticks - f->ticks;
+	before = w->waited;
 	devexit(d, sel, &h);	/* a whole predicate passed at the entry */
+	if (unlikely(w->waited != before))
+		waitshift(t, w->waited - before);
 }
 
 /* a frame that sessions follow: an X record for each that still selects the site */

@@ -27,7 +27,6 @@ enum {
 	Shadowdef = 1024,	/* shadow stack entries per thread */
 	Shadowmin = 4,
 	Shadowmax = 1 << 20,
-	Warmbytes = 64 * 1024,	/* of a ring touched when a writer is decided (thr.c: thrwarm): 1024 records */
 	Pollms = 500,		/* looking for a device, or noticing one gone */
 	Clog = 13,		/* classic mode's slot cache, log2 entries */
 };
@@ -156,6 +155,7 @@ struct Rt {
 
 	int membar;		/* membarrier sync-core registered */
 	uintptr_t pagesz;
+	uintptr_t text, etext;	/* the runtime's own code (init.c: textin), read again after a ring's warm (thr.c) */
 	int ctlup;		/* control thread running */
 	pthread_t ctl;
 	uint64_t classic[1 << Clog];	/* pc<<16 | epoch<<7 | slot+1 */

@@ -136,16 +136,20 @@ hookenterslow(uintptr_t sp)
 /*
  * A Writer was decided at a hit (hook.c, classic.c): the thread's first,
  * or its first since a control change, where a ring may have been
- * claimed.  The pages of its ring ahead of the head are touched now, so
- * the next calls' records fault none in, and the clock is read again:
- * the runtime's set-up is not the call's time (NOTES rt/, "Time belongs
- * to the call").  w[i] for each bit i of m.
+ * claimed.  Its whole ring is faulted in now, so that no record faults
+ * a page in inside a call (a fault costs up to 30 us on a VM; NOTES rt/,
+ * "Time belongs to the call"), and the clock is read again: the
+ * runtime's set-up is not the call's time.  w[i] for each bit i of m.
  */
 uint64_t
 thrwarm(Writer *const *w, uint32_t m)
 {
+	uintptr_t p;
+
 	for (; m != 0; m &= m - 1)
-		devwriterwarm(w[__builtin_ctz(m)], Warmbytes);
+		devwriterwarm(w[__builtin_ctz(m)], SIZE_MAX);
+	for (p = rt.text; p < rt.etext; p += 64)
+		(void)*(volatile const char *)p;
 	return cycles();
 }
 

@@ -39,7 +39,7 @@ hex16(char *p, uint64_t v, char sep)
 }
 
 /* a record's letter by its kind; a kind no host writes reads as X, as it did */
-static const char kindletter[Nkind] = { [Kentry] = 'E', [Kexit] = 'X', [Kprobe] = 'P' };
+static const char kindletter[Nkind] = { [Kentry] = 'E', [Kexit] = 'X', [Kprobe] = 'P', [Kwait] = 'W' };
 
 static void
 fmtrec(char *p, const Rec *s)

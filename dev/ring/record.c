@@ -21,7 +21,7 @@
 static __attribute__((noinline)) void
 recordslow(Dev *d, const Hit *h)
 {
-	const Writer *w = h->w;
+	Writer *w = h->w;
 	uint32_t log = rld(&d->log), waitms = Waitdef, lim, p;
 
 	if (specrecord(d, h) || !trigrecord(d))

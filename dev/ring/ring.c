@@ -86,14 +86,17 @@ drop(Dev *d, const Hit *h)
  * while the reader makes progress; once the tail has stood still for
  * waitms, mark the reader stalled there and drop.  Writers that find it
  * marked drop at once: a stopped reader costs each writer one wait, not
- * one per record.
+ * one per record.  A wait is marked as in a writer's own ring
+ * (wring.c): a Kwait record after the one that waited, if a ticket is
+ * free for it (else it goes unmarked: other writers took the room).
  */
 static void
 recordblock(Dev *d, const Hit *h, uint32_t lim, uint32_t waitms)
 {
 	Blockwait b = { 0, 0, Napmin };
-	uint64_t t, tail;
+	uint64_t t, tail, from = 0;
 	uint32_t log;
+	Hit m;
 
 	for (;;) {
 		/* a size may come while we wait: the ring's size as it is now, checked */
@@ -103,12 +106,25 @@ recordblock(Dev *d, const Hit *h, uint32_t lim, uint32_t waitms)
 		}
 		if (room(d, 1ull << log, &t, &tail)) {
 			slotclaimput(d, h, log, t);
-			return;
-		}
-		if (!blockwait(&b, &d->stalled, tail, waitms))
 			break;
+		}
+		if (from == 0)
+			from = hostticks();
+		if (!blockwait(&b, &d->stalled, tail, waitms)) {
+			drop(d, h);
+			break;
+		}
 	}
-	drop(d, h);
+	if (from == 0)
+		return;
+	m = *h;
+	m.exit = Kwait;
+	m.ticks = hostticks();
+	m.a[0] = m.ticks - from;
+	m.a[1] = m.a[2] = m.a[3] = 0;
+	h->w->waited += m.a[0];
+	if (room(d, 1ull << log, &t, &tail))
+		slotclaimput(d, &m, log, t);
 }
 
 /*

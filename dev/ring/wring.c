@@ -22,30 +22,50 @@
 #include "dev/host.h"
 #include "dev/ring/slot.h"
 
+/* the Kwait record of a wait that began at from, as ticket t of a ring of cap slots */
+static void
+wringwaited(Writer *w, const Hit *h, uint64_t t, uint64_t cap, uint64_t from)
+{
+	uint64_t now = hostticks();
+
+	slotput(&w->ws[t & (cap - 1)], t, h->tid, Kwait, h->pc, now, now - from, 0, 0, 0);
+	w->waited += now - from;
+}
+
 /*
  * A record of a writer that owns a ring, by the policy: ring overwrites;
  * fill drops while the ring is full; block waits, without a lock, until
  * the reader makes room or waitms pass with its tail still, then marks
  * the ring stalled there and drops (at once, next time, until it moves).
+ * A wait is marked: once it has waited, the writer waits for room for
+ * two, writes its record and then a Kwait record of how long it waited
+ * (wringwaited), so that readers take the wait out of the call it fell
+ * in; the Writer adds it to waited, for the host's own durations.
  */
 void
-wringrecord(Dev *d, const Writer *w, const Hit *h, uint32_t log, uint32_t policy, uint32_t waitms)
+wringrecord(Dev *d, Writer *w, const Hit *h, uint32_t log, uint32_t policy, uint32_t waitms)
 {
 	Wring *r = w->wr;
 	Blockwait b = { 0, 0, Napmin };
-	uint64_t t, tail, cap;
+	uint64_t t, tail, cap, from = 0;
 
 	for (;;) {
 		cap = 1ull << log;
 		t = rld(&r->head);
 		tail = ald(&r->tail);
 		/* a tail past head is damage the reader repairs: room meanwhile */
-		if (policy == Pring || tail > t || t - tail < cap) {
+		if (policy == Pring || tail > t || t - tail + (from != 0) < cap) {
 			slotputhit(&w->ws[t & (cap - 1)], h, t);
-			ast(&r->head, t + 1);
+			if (from != 0)
+				wringwaited(w, h, t + 1, cap, from);
+			ast(&r->head, t + 1 + (from != 0));
 			return;
 		}
-		if (policy != Pblock || !blockwait(&b, &r->stalled, tail, waitms))
+		if (policy != Pblock)
+			break;
+		if (from == 0)
+			from = hostticks();
+		if (!blockwait(&b, &r->stalled, tail, waitms))
 			break;
 		/* a size may come while we wait: the ring's size as it is now, checked */
 		if ((log = rld(&d->log)) > w->lim) {
@@ -53,10 +73,11 @@ wringrecord(Dev *d, const Writer *w, const Hit *h, uint32_t log, uint32_t policy
 			return;
 		}
 	}
+	if (from != 0)
+		w->waited += hostticks() - from;	/* a stall: the records are dropped (counted), the wait unmarked */
 	rst(&r->dropped, rld(&r->dropped) + 1);
 }
 
-/* a new policy: every ring is waited for again */
 void
 wringunstall(Dev *d)
 {

@@ -134,9 +134,10 @@ test_fill_writer_decides_again(void **unused)
 struct drain {
 	Dev *d;
 	pthread_mutex_t *lock;	/* the host's: the control side is serialised */
-	int got;
+	int got;		/* the writer's records */
+	int waits;		/* the device's marks of its waits (W): each after a record, of a wait > 0 */
 	int done;		/* the writer has written all it will */
-	uint64_t bad;		/* 1 + the first record out of order */
+	uint64_t bad;		/* 1 + the first record out of order, or a mark not after one */
 };
 
 static void *
@@ -154,9 +155,17 @@ drain(void *arg)
 		pthread_mutex_lock(r->lock);
 		n = devread(r->d, &rd, buf, sizeof buf);	/* whole records: the buffer holds 8 */
 		pthread_mutex_unlock(r->lock);
-		for (i = 0; i + Reclen <= n; i += Reclen, r->got++)
+		for (i = 0; i + Reclen <= n; i += Reclen) {
+			if (buf[i] == 'W') {
+				r->waits++;
+				if (r->bad == 0 && (r->got == 0 || strtoull(buf + i + 2 + 3 * 17, 0, 16) == 0))
+					r->bad = 1 + r->got;
+				continue;
+			}
 			if (r->bad == 0 && strtoull(buf + i + 2 + 3 * 17, 0, 16) != (uint64_t)r->got)
 				r->bad = 1 + r->got;
+			r->got++;
+		}
 		if (n == 0 && done)
 			break;	/* nothing more will come: a lost record must not hang the test */
 		if (n == 0)
@@ -171,7 +180,7 @@ test_block_reader_loses_nothing(void **unused)
 {
 	Dev *d = newdev(8);
 	pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-	struct drain r = { d, &lock, 0, 0, 0 };
+	struct drain r = { d, &lock, 0, 0, 0, 0 };
 	Writer w = { 0 };	/* a hook's: only a hook waits */
 	pthread_t t;
 	int i;
@@ -187,7 +196,8 @@ test_block_reader_loses_nothing(void **unused)
 	assert_int_equal(r.bad, 0);
 	assert_int_equal(r.got, Nblock);
 	assert_true(testwaits > 0);	/* the ring was full: the writer did wait */
-	counts(d, Nblock, Nblock, 0, 0, 0);
+	assert_true(r.waits > 0);	/* and each wait is marked: a mark is a record */
+	counts(d, Nblock + r.waits, Nblock + r.waits, 0, 0, 0);
 	free(d);
 }
 
@@ -275,9 +285,10 @@ test_block_size_while_waiting(void **unused)
 		nanosleep(&ms50, NULL);
 	assert_int_equal(ctl(d, "size 5"), 0);	/* the 16 queued are discarded: room */
 	assert_int_equal(pthread_join(t, 0), 0);
-	assert_int_equal(readargs(d, a, Nrec + 1), 1);
+	assert_int_equal(readargs(d, a, Nrec + 1), 2);
 	assert_int_equal(a[0], 77);
-	counts(d, Nrec + 1, 1, 0, Nrec, 0);
+	assert_true(a[1] > 0);	/* its wait's mark, W: the ticks it waited */
+	counts(d, Nrec + 2, 2, 0, Nrec, 0);
 	free(d);
 }
 
