@@ -3,7 +3,7 @@
  * tests and the benchmarks of the commands that read one (devtrace
  * report, graph).
  *   mkrec -o F [-z HZ] [-c 'TICKS NS'] < LINES: the records of LINES
- *	("E|X|P PC TICKS TID [A0 A1 A2 A3]", hex, as devtrace cat prints
+ *	("E|X|P|W PC TICKS TID [A0 A1 A2 A3]", hex, as devtrace cat prints
  *	them), in their order, one chunk a thread; #hz HZ (default
  *	1000000000: a tick is a ns); -c: the header's clock pair (real time).
  *   mkrec -o F -n N [-T THREADS]: N records or a few more of nested
@@ -65,7 +65,7 @@ fromtext(FILE *f)
 			fprintf(stderr, "mkrec: more than %d threads or %d records a thread\n", Maxthr, Chunk);
 			exit(1);
 		}
-		r[i][n[i]++] = (Rec){ pc, t, id, k == 'E' ? Kentry : k == 'P' ? Kprobe : Kexit, { a[0], a[1], a[2], a[3] } };
+		r[i][n[i]++] = (Rec){ pc, t, id, k == 'E' ? Kentry : k == 'P' ? Kprobe : k == 'W' ? Kwait : Kexit, { a[0], a[1], a[2], a[3] } };
 	}
 	for (i = 0; i < nt; i++)
 		chunk(f, i, r[i], n[i]);

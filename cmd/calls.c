@@ -4,7 +4,11 @@
  * since a run of records is mostly one function's) and the threads
  * (the same).  A thread's stack is an array of frames; an exit scans
  * it from the top, as lib.awk's callfind does, and is found at once in
- * a trace that lost nothing.
+ * a trace that lost nothing.  The program's clock (calls.h) is kept
+ * here alone, so that every command reading calls has it: a thread
+ * keeps the sum of its waits, and a record of a thread that has waited
+ * is copied with its ticks less that sum (one that never waited costs
+ * a compare).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -32,7 +36,9 @@ struct Thread {
 	Frame *f;
 	int n, max;
 	int base;		/* the depth of frame 0 */
-	uint64_t last;		/* its last record's ticks: where its open calls end at the end */
+	uint32_t num;		/* its number + 1, given at its first event (a wait is none); 0: none yet */
+	uint64_t waited;	/* its waits' ticks so far: its records' ticks less this are the program's clock */
+	uint64_t last;		/* its last record's ticks (a wait's not): where its open calls end at the end */
 	uint32_t *act;		/* per function, its calls open in this thread */
 	uint32_t nact;
 };
@@ -57,9 +63,13 @@ struct Calls {
 	uint32_t *tix;		/* a thread's index + 1 by tid's hash; 0 free */
 	uint32_t tixcap;
 	uint32_t lasttid, lastt;
+	uint32_t nnum;		/* threads numbered so far */
+	/* the waits for the reader: their ticks, their number */
+	uint64_t waited, nwait;
 	/* the records */
 	const Rec *r;
 	size_t nr, ri;
+	Rec shifted;		/* the record being read, on the program's clock, when its thread has waited */
 	/* an exit being matched: frames above pk go first */
 	int pend;
 	const Rec *prec;
@@ -353,7 +363,7 @@ pop(Calls *c, Thread *t, const Rec *r, uint64_t end, Call *k)
 	k->kind = r ? Cexit : Cnoexit;
 	k->fn = f->fn;
 	k->tid = t->tid;
-	k->thread = t - c->t;
+	k->thread = t->num - 1;
 	k->depth = t->base + t->n;
 	k->outer = --t->act[f->fn] == 0;
 	k->start = f->start;
@@ -386,18 +396,33 @@ find(Thread *t, uint32_t fn)
 	return i;
 }
 
-/* one record as its first event, or the first of its exit's pops */
+/* one record as its first event, or the first of its exit's pops; a wait, none: 0, its ticks added to its thread's */
 static int
 record(Calls *c, const Rec *r, Call *k)
 {
 	int64_t fn;
 	Thread *t;
 
-	if ((fn = pcfn(c, r->pc)) < 0 || (t = thread(c, r->tid)) == NULL)
+	if ((t = thread(c, r->tid)) == NULL)
 		return nomem(c);
+	if (r->exit == Kwait) {
+		t->waited += r->a[0];
+		c->waited += r->a[0];
+		c->nwait++;
+		return 0;
+	}
+	if (t->waited != 0) {
+		c->shifted = *r;
+		c->shifted.ticks -= t->waited;
+		r = &c->shifted;
+	}
+	if ((fn = pcfn(c, r->pc)) < 0)
+		return nomem(c);
+	if (t->num == 0)
+		t->num = ++c->nnum;
 	k->fn = fn;
 	k->tid = r->tid;
-	k->thread = t - c->t;
+	k->thread = t->num - 1;
 	k->rec = r;
 	t->last = r->ticks;
 	k->start = r->ticks;
@@ -498,6 +523,13 @@ double
 callns(Calls *c, uint64_t ticks)
 {
 	return (double)ticks * c->scale;
+}
+
+uint64_t
+callwaited(Calls *c, uint64_t *n)
+{
+	*n = c->nwait;
+	return c->waited;
 }
 
 uint64_t

@@ -15,6 +15,11 @@
  *  - the calls open at the end end with no exit (Cnoexit), thread by
  *    thread in the order the threads were first seen.
  * An unfinished callee's time stays in its caller's self time.
+ * Times are on the program's clock: a wait record (Kwait: the thread
+ * waited for the reader under policy block) is no event; its thread's
+ * later records come with their ticks less the thread's waits so far
+ * (Call.rec a copy so changed), so a call that held a wait lasts that
+ * much less, its callers too, and each thread's times still only grow.
  * callnext gives one event at a time, in the records' order: a caller
  * pulls, nothing is called back.  Only the fields its kind lists are
  * set; the others hold what they held.
@@ -38,12 +43,12 @@ struct Call {
 	int kind;
 	uint32_t fn;		/* the function: callname's number, the same for one name */
 	uint32_t tid;
-	uint32_t thread;	/* its thread's number: 0, 1, ... in the order the threads were first seen */
+	uint32_t thread;	/* its thread's number: 0, 1, ... in the order of the threads' first events */
 	int depth;		/* as flow indents it */
 	int outer;		/* Cexit, Cnoexit: no other call of fn is open below it in its thread */
-	uint64_t start, end;	/* ticks */
+	uint64_t start, end;	/* ticks, on the program's clock (above) */
 	uint64_t dur, self;	/* Cexit: ticks, end - start, and less its returned callees' */
-	const Rec *rec;		/* the record of this event (valid until the next callnext) */
+	const Rec *rec;		/* the record of this event, its ticks on the program's clock (valid until the next callnext) */
 	uint64_t *aux;		/* Centry, Cexit, Cnoexit: the call's word for the caller (0 at Centry) */
 	uint64_t upaux;		/* and its caller's word; 0 at the bottom of the stack */
 	int bottom;		/* no call of its thread is open below it */
@@ -58,6 +63,7 @@ int	callcallers(Calls *c, uint32_t *fn, int max);	/* the functions of the calls 
 const char	*callname(Calls *c, uint32_t fn);
 uint32_t	callnfn(Calls *c);	/* the functions numbered so far: fn < callnfn */
 double	callns(Calls *c, uint64_t ticks);	/* ticks in ns through the file's #hz (as flow's fmtt: ticks * (1e9 / hz)); ticks if it has none */
+uint64_t	callwaited(Calls *c, uint64_t *n);	/* the ticks of the waits read so far (taken out of the times), their number in *n */
 uint64_t	callhz(Calls *c);	/* the file's #hz; 0: none */
 const char	*callunit(Calls *c);	/* "ns", or "ticks" without a #hz */
 int	callsend(Calls *c);	/* callsclose's status, before it: 1 if the file was cut (told at open), else 0 */

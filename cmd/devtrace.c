@@ -26,13 +26,13 @@ usage(FILE *f)
 }
 
 static Cmd cmds[] = {
-	{ "run", xrun, "[-tpov] [--] prog ...", "run prog attached to the device (LD_PRELOAD), starting a server if none runs; -t glob: a whole session, printing the call flow" },
+	{ "run", xrun, "[-t GLOB ...] [-p EXPR] [-P POLICY] [--min DUR] [-o FILE] [-v] [--] prog ...", "run prog attached to the device (LD_PRELOAD), starting a server if none runs; -t glob: a whole session, printing the call flow" },
 	{ "ctl", xctl, "[command ...]", "write a command line, the arguments or standard input, as echo ... > tracectl does" },
 	{ "cat", xcat, "[-f] | FILE", "print the queued records, consuming them, as cat trace does; -f, --follow: wait for more; FILE: #hz, #clock, then the records devtrace record saved in it" },
-	{ "record", xrecord, "[-t GLOB ...] [-p EXPR] [-P POLICY] -o FILE [prog ...]", "save the records, binary, into FILE as fast as they are written, until SIGINT or prog's exit, the symbols and signatures of their objects beside it (FILE.syms, FILE.sigs); -t glob: a session of its own, watching prog" },
+	{ "record", xrecord, "[-t GLOB ...] [-p EXPR] [-P POLICY] [-j N] -o FILE [prog ...]", "save the records, binary, into FILE as fast as they are written, until SIGINT or prog's exit, the symbols and signatures of their objects beside it (FILE.syms, FILE.sigs); -t glob: a session of its own, watching prog" },
 	{ "info", xinfo, "FILE ...", "tell what a recording of devtrace record is: command, pid, start, host, kernel, hz, records, lost, duration, objects" },
 	{ "dump", xdump, "--perfetto|--speedscope FILE", "write a recording of devtrace record for a viewer, on standard output: Perfetto's native trace (protobuf TrackEvent: a track per thread, arguments and return values from FILE.sigs) or speedscope's evented JSON (a profile per thread)" },
-	{ "replay", xreplay, "[-t MIN] [-D N] [-F GLOB] [-N GLOB] [--tid N] FILE", "the call flow of a recording, as run -t prints it; -t: calls at least MIN long (10us), with their callers; -D: less than N deep; -F: GLOB's calls and below; -N: not GLOB's calls; --tid: thread N's" },
+	{ "replay", xreplay, "[-t MIN] [-D N] [-F GLOB] [-N GLOB] [--tid N] [-T START..END] FILE ...", "the call flow of a recording, as run -t prints it; -t: calls at least MIN long (10us), with their callers; -D: less than N deep; -F: GLOB's calls and below; -N: not GLOB's calls; --tid: thread N's; -T: the calls inside a window of time" },
 	{ "report", xreport, "[-s KEY] [--threads] [--diff G] FILE", "per function of a recording: calls, total, self, min, avg, max ns; -s: sort by total, self, calls, min, avg, max or name; --threads: per thread; --diff G: two recordings side by side" },
 	{ "graph", xgraph, "[--callers] FILE [GLOB]", "the call graph of a recording below GLOB's functions (or each thread's bottom calls): each path with its calls and total ns, as uftrace graph; --callers: the backtraces to GLOB's functions" },
 	{ "state", xstate, "", "print the device's state, as cat tracectl does" },

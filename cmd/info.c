@@ -1,8 +1,9 @@
 /*
  * info.c: devtrace info FILE, what a recording is: the header's and the
  * trailer's text (capfile.h) as "FIELD VALUE" lines, with the records
- * counted from the file.  A field the file lacks says why: an older
- * version did not store it, or record did not finish (no trailer).
+ * counted from the file, and the waits for the reader they hold.  A
+ * field the file lacks says why: an older version did not store it, or
+ * record did not finish (no trailer).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -70,17 +71,48 @@ fmthz(Capfile *f, const char *v)
 	printf("%llu\n", (unsigned long long)caphz(f));
 }
 
-/* counted from the chunks: what cat prints */
+/* a wait's ticks: in s as duration gives time, in ticks without a #hz */
+static void
+fmtwaited(Capfile *f, uint64_t ticks, uint64_t n)
+{
+	unsigned __int128 ns;
+
+	printf("%-9s ", "waited");
+	if (caphz(f) == 0)
+		printf("%llu ticks", (unsigned long long)ticks);
+	else {
+		ns = (unsigned __int128)ticks * 1000000000u / caphz(f);
+		printf("%llu.%09llu s", (unsigned long long)(ns / 1000000000), (unsigned long long)(ns % 1000000000));
+	}
+	printf(" in %llu wait%s for the reader\n", (unsigned long long)n, n == 1 ? "" : "s");
+}
+
+/*
+ * counted from the chunks: what cat prints; then, if the program waited
+ * for the reader (policy block: Kwait records), how long in all, what
+ * report takes out of the times (calls.h), on a line of its own: none,
+ * no line (a file of a device with no waits reads as before)
+ */
 static void
 fmtrecords(Capfile *f, const char *v)
 {
 	unsigned long long n = 0;
-	size_t k;
+	uint64_t waited = 0, nwait = 0;
+	const Rec *r;
+	size_t k, i;
 
 	(void)v;
-	while (caprun(f, ~(size_t)0, &k) != NULL)
+	while ((r = caprun(f, ~(size_t)0, &k)) != NULL) {
 		n += k;
+		for (i = 0; i < k; i++)
+			if (r[i].exit == Kwait) {
+				waited += r[i].a[0];
+				nwait++;
+			}
+	}
 	printf("%llu\n", n);
+	if (nwait > 0)
+		fmtwaited(f, waited, nwait);
 }
 
 /* their count, then one line each */

@@ -13,6 +13,7 @@
  * that time (a tie keeps the input order), after a header of comment
  * lines: "#host N NAME" for each, "#hz 1000000000" (the ticks are ns).
  * So every script reads it as one trace, each host's threads apart.
+ * A wait's ticks (W) become ns as well.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -108,21 +109,35 @@ realns(const Clock *c, uint64_t ticks)
 	return c->ns + (int64_t)(d < 0 ? d - 0.5L : d + 0.5L);
 }
 
-/* one record line of host h kept, rewritten; other lines are dropped (0), a bad record is an error (-1) */
+/*
+ * one record line of host h kept, rewritten; other lines are dropped
+ * (0), a bad record is an error (-1).  A wait (W: its thread waited for
+ * the reader; the word after the thread its ticks) has that word made
+ * ns too, else the scripts would take ticks out of ns (lib.awk's
+ * program's clock).
+ */
 static int
 addrec(char *line, unsigned h, const Clock *c)
 {
-	char kind[2], fn[Mlinemax], ticks[17], tid[17];
+	char kind[2], fn[Mlinemax], ticks[17], tid[17], waited[17], wns[18] = "";
 	int rest = 0;
-	uint64_t t, id;
+	uint64_t t, id, w;
+	long double d;
 	size_t n;
 	Mrec *r;
 
-	if (line[0] != 'E' && line[0] != 'X')
+	if (line[0] != 'E' && line[0] != 'X' && line[0] != 'W')
 		return 0;
-	if (sscanf(line, "%1[EX] %4095s %16s %16s %n", kind, fn, ticks, tid, &rest) != 4 || rest == 0
+	if (sscanf(line, "%1[EXW] %4095s %16s %16s %n", kind, fn, ticks, tid, &rest) != 4 || rest == 0
 	    || !hex16(ticks, &t) || !hex16(tid, &id) || id >> Hostshift != 0)
 		return -1;
+	if (kind[0] == 'W') {
+		if (sscanf(line + rest, "%16s", waited) != 1 || !hex16(waited, &w))
+			return -1;
+		d = (long double)w * 1e9L / c->hz;
+		snprintf(wns, sizeof wns, "%016llx", (unsigned long long)(d + 0.5L));
+		rest += 16;
+	}
 	if (nrecs == caprecs) {
 		caprecs = caprecs ? 2 * caprecs : 4096;
 		if ((recs = realloc(recs, caprecs * sizeof *recs)) == NULL)
@@ -131,11 +146,11 @@ addrec(char *line, unsigned h, const Clock *c)
 	r = &recs[nrecs];
 	r->ns = realns(c, t);
 	r->seq = nrecs++;
-	n = strlen(kind) + strlen(fn) + strlen(line + rest) + 2 * 17 + 8;
+	n = strlen(kind) + strlen(fn) + strlen(wns) + strlen(line + rest) + 2 * 17 + 8;
 	if ((r->line = malloc(n)) == NULL)
 		return -1;
-	snprintf(r->line, n, "%s %s %016llx %016llx %s", kind, fn, (unsigned long long)r->ns,
-		(unsigned long long)((uint64_t)h << Hostshift | id), line + rest);
+	snprintf(r->line, n, "%s %s %016llx %016llx %s%s", kind, fn, (unsigned long long)r->ns,
+		(unsigned long long)((uint64_t)h << Hostshift | id), wns, line + rest);
 	return 0;
 }
 

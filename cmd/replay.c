@@ -5,8 +5,9 @@
  * (FILE.syms, as scripts/name names them), then formatted by run's
  * scripts/flow -a FILE.sigs with the file's #hz; -t MIN is flow's
  * -v min (a call shown once known long, with its callers).
- * -T's window needs a call's end at its entry: a first pass, to END,
- * marks the calls that lie in it by their entry's number.
+ * -T's window needs a call's end at its entry: a first pass marks the
+ * calls that lie in it by their entry's number.  Times are the
+ * program's (calls.h): a thread's waits for the reader taken out.
  * Several files are merged by time, as devtrace merge merges hosts:
  * real time from each file's clock pair, the file's number over its
  * threads' ids.
@@ -191,8 +192,10 @@ mark(Src *s, uint64_t n)
  * -T ..END, the first pass: the calls that begin at or after START and
  * end by END, their exit or the one that passed over them (a call open
  * at the file's end has no end: not inside), marked by entry number
- * (entry n + 1 in the call's word; 0: begun before START).  It stops at
- * END: what begins later is not inside.
+ * (entry n + 1 in the call's word; 0: begun before START).  It reads
+ * to the file's end, not to END: times are each thread's program's
+ * clock (calls.h), so a thread that waited has records later in the
+ * file that are earlier than another's, inside the window.
  */
 static int
 window(Src *s, const Filter *f)
@@ -205,11 +208,9 @@ window(Src *s, const Filter *f)
 	if ((c = callsopen(s->path, "devtrace replay")) == NULL)
 		return -1;
 	while ((rc = callnext(c, &k)) > 0) {
-		if (k.kind != Cnoexit && !before(f, since(s, k.rec->ticks)))
-			break;
 		if (k.kind == Centry)
 			*k.aux = after(f, since(s, k.start)) ? ++n : (n++, 0);
-		else if (k.kind == Cexit && *k.aux && mark(s, *k.aux - 1) < 0)
+		else if (k.kind == Cexit && *k.aux && before(f, since(s, k.rec->ticks)) && mark(s, *k.aux - 1) < 0)
 			rc = -1;
 		else if (k.kind == Cnoexit && *k.aux && !k.atend && before(f, since(s, k.end)) && mark(s, *k.aux - 1) < 0)
 			rc = -1;
@@ -319,10 +320,8 @@ feed(Src *s, int n, const Filter *f, int fd)
 
 	if ((out = fdopen(fd, "w")) == NULL)
 		return 1;
+	/* to the end, past END too: a thread that waited is behind the others (window's why) */
 	while (rc == 0 && (b = first(s, n)) != NULL) {
-		/* past END nothing is in the window */
-		if (f->to >= 0 && since(b, b->k.rec->ticks) > f->to)
-			break;
 		if (chosen(b, f, &b->k) && put(out, b, &b->k))
 			rc = 2;
 		pull(b);

@@ -7,7 +7,9 @@
  * thousand.  TOTAL counts a recursive function's outermost calls only
  * (its inner ones are inside them); AVG, MIN and MAX are of every call.
  * --threads: a row per thread and function; --diff G: FILE and G side
- * by side, by function name.
+ * by side, by function name.  Times are on the program's clock
+ * (calls.h): the waits for the reader are taken out, and a last line
+ * says how much that was (none: no line, as scripts/report).
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -30,7 +32,9 @@ static const char Usage[] =
 	"  --diff G    FILE and the recording G side by side: each of TOTAL, SELF and\n"
 	"              CALLS in FILE (1) and G (2), the change and its percent; a function\n"
 	"              in one alone: '-' in the other, 'new' or 'gone'; sorted by the\n"
-	"              change of KEY, largest first\n";
+	"              change of KEY, largest first\n"
+	"  times on the program's clock: a thread's waits for the reader (policy\n"
+	"  block) taken out; a last line says how much was waited\n";
 
 typedef struct Stat Stat;
 struct Stat {
@@ -294,6 +298,20 @@ ns(char *buf, size_t n, double ticks, double scale)
 	snprintf(buf, n, "%.0f", ticks * scale);
 }
 
+/* the waits taken out of t's times, a line after the table's; none: nothing (scripts/report's line) */
+static void
+waits(Tab *t, const char *which)
+{
+	uint64_t n, w = callwaited(t->c, &n);
+	char v[32];
+
+	if (n == 0)
+		return;
+	ns(v, sizeof v, w, t->scale);
+	printf("# %swaited %s %s in %llu wait%s for the reader, taken out of the times\n",
+		which, v, callunit(t->c), (unsigned long long)n, n == 1 ? "" : "s");
+}
+
 /* the rows of one recording, scripts/report's columns (a TID first with --threads) */
 static int
 report(Tab *t)
@@ -337,6 +355,7 @@ report(Tab *t)
 		printf("; not counted: unfinished calls %llu, exits without entry %llu",
 			(unsigned long long)t->unfinished, (unsigned long long)t->orphans);
 	printf("\n");
+	waits(t, "");
 	return 0;
 }
 
@@ -471,6 +490,8 @@ diff(Tab *a, Tab *b, const char *fa, const char *fb)
 	}
 	tableprint(&tb);
 	printf("# times in %s; 1: %s, 2: %s\n", callunit(a->c), fa, fb);
+	waits(a, "1: ");
+	waits(b, "2: ");
 	return 0;
 }
 

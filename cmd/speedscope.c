@@ -66,7 +66,11 @@ speedscopedump(Dump *d)
 	}
 	if ((rc = sswalk(d, 0, 0, 0)) != 0)
 		return rc;
-	d->t0 = d->nthr > 0 ? d->thr[0].first : 0;	/* ns since the first record */
+	/* ns since the first record: the first thread's, unless another's waits before its first call put that earlier (calls.h) */
+	d->t0 = d->nthr > 0 ? d->thr[0].first : 0;
+	for (i = 1; i < d->nthr; i++)
+		if (d->thr[i].first < d->t0)
+			d->t0 = d->thr[i].first;
 	d->ns0 = 0;
 	d->out = stdout;
 	fprintf(d->out, "{\"$schema\":\"https://www.speedscope.app/file-format-schema.json\",\"exporter\":\"devtrace dump\",\"name\":");

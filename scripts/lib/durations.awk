@@ -2,13 +2,13 @@
 #	tid function depth start end inclusive exclusive
 # with "-" for what the trace does not tell (see the stack rules in lib.awk).
 BEGIN { timeinit() }
-$1 == "E" && NF == 8 { callenter($4, $2, tickval($3)); next }
+$1 == "E" && NF == 8 { callenter($4, $2, progtick($4)); next }
 $1 == "X" && NF == 8 {
 	t = $4
 	k = callfind(t, $2)
-	if (k < 0) { put(t, $2, callorphan(t), "", tickval($3), "", ""); next }
+	if (k < 0) { put(t, $2, callorphan(t), "", progtick(t), "", ""); next }
 	while (NS[t] > k + 1) { callpop(t, ""); popped(t) }
-	callpop(t, tickval($3))
+	callpop(t, progtick(t))
 	popped(t)
 }
 END {

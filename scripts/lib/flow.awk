@@ -73,7 +73,7 @@ function pop(t, tick, note,   i) {
 }
 $1 == "E" && NF == 8 {
 	t = $4
-	tick = tickval($3)
+	tick = progtick(t)
 	seen(t, tick)
 	d = callenter(t, $2, tick)
 	inside(t, fmtline(t, tick, "", d, "->", sigcall($2, $5, $6, $7, $8), ""))
@@ -82,7 +82,7 @@ $1 == "E" && NF == 8 {
 }
 $1 == "P" && NF == 8 {
 	t = $4
-	tick = tickval($3)
+	tick = progtick(t)
 	seen(t, tick)
 	s = fmtline(t, tick, "", calldepth(t), "*", $2, " " probevals())
 	if (NS[t] == 0) emit(s); else inside(t, s)
@@ -90,7 +90,7 @@ $1 == "P" && NF == 8 {
 }
 $1 == "X" && NF == 8 {
 	t = $4
-	tick = tickval($3)
+	tick = progtick(t)
 	k = callfind(t, $2)
 	if (k < 0) {
 		# no entry: known to have run since the thread's first record

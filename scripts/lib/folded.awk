@@ -11,7 +11,7 @@
 BEGIN { timeinit() }
 $1 == "E" && NF == 8 {
 	t = $4
-	i = callenter(t, $2, tickval($3)) - BASE[t]
+	i = callenter(t, $2, progtick(t)) - BASE[t]
 	STK[t, i] = (i > 0 ? STK[t, i - 1] : THREADS ? "tid " tidname(t) : "") (i > 0 || THREADS ? ";" : "") frame($2)
 	next
 }
@@ -28,7 +28,7 @@ $1 == "X" && NF == 8 {
 	k = callfind(t, $2)
 	if (k < 0) { callorphan(t); next }
 	while (NS[t] > k + 1) callpop(t, "")
-	callpop(t, tickval($3))
+	callpop(t, progtick(t))
 	add(STK[t, NS[t]], CALLS ? 1 : C_EXCL)
 }
 function add(s, v) {

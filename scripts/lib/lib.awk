@@ -3,7 +3,7 @@
 # no bit operations, no asort, and numbers are printed with %.0f because
 # mawk's %d stops at 2^31-1.
 #
-# A record is "E|X pc ticks pid a1 a2 a3 a4", every field 16 hex digits;
+# A record is "E|X|P|W pc ticks pid a1 a2 a3 a4", every field 16 hex digits;
 # after scripts/name the pc may be a function name.  Numbers are doubles,
 # exact below 2^53: ticks (2^40..2^50 today), pcs and pids fit.  Values
 # that may use all 64 bits (arguments, return values) are kept as hex
@@ -11,6 +11,20 @@
 
 BEGIN { libinit() }
 /^#host [0-9]+ [^ \t]+$/ { HOSTNAME[$2 + 0] = $3 }
+# The program's clock.  Under policy block a hook may wait for the
+# reader; the device then writes, after the record that waited, a W
+# record "W pc ticks tid waited 0 0 0": ticks when the wait ended,
+# waited how many ticks it took.  Every script that computes times
+# takes a thread's waits out, as devtrace report does (cmd/calls.c):
+# WAITED[t] sums thread t's waits so far and its later records are at
+# progtick(t), their ticks less that sum, so a call that held a wait
+# lasts that much less, its callers too, and a thread's times still only
+# grow.  WAITS and WAITSUM count them all (report's last line).  A rule
+# here, before every script's own, so that none can miss a wait; no
+# `next`: name passes W lines on, and no other script has a rule for
+# them (a wait is no call).
+$1 == "W" && NF == 8 { WAITED[$4] += hexval($5); WAITSUM += hexval($5); WAITS++ }
+function progtick(t) { return tickval($3) - WAITED[t] }
 
 function libinit(   i, j, a, b) {
 	HEXD = "0123456789abcdef"
@@ -34,8 +48,8 @@ function die(msg) {
 	exit 2
 }
 
-# a record line: E (entry), X (exit) or P (a static probe), seven fields
-function isrec() { return ($1 == "E" || $1 == "X" || $1 == "P") && NF == 8 }
+# a record line: E (entry), X (exit), P (a static probe) or W (a wait), seven fields
+function isrec() { return ($1 == "E" || $1 == "X" || $1 == "P" || $1 == "W") && NF == 8 }
 function ishex16(s) { return length(s) == 16 && s ~ /^[0-9a-fA-F]+$/ }
 
 # hexval: the unsigned number a hex string stands for (exact below 2^53);

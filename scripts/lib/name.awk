@@ -15,5 +15,5 @@ BEGIN {
 }
 # Rebuild the line from its own text so spacing stays byte for byte.
 isrec() && ($2 in NAME) { $0 = $1 " " NAME[$2] substr($0, length($1) + length($2) + 2) }
-isrec() && ($2 in SIG) { $0 = $1 " " $2 " " $3 " " $4 ($1 == "E" ? " " substr(sigcall($2, $5, $6, $7, $8), length($2) + 1) : sigret($2, $5)) }
+isrec() && $1 != "W" && ($2 in SIG) { $0 = $1 " " $2 " " $3 " " $4 ($1 == "E" ? " " substr(sigcall($2, $5, $6, $7, $8), length($2) + 1) : sigret($2, $5)) }
 { print }

@@ -1,15 +1,16 @@
 # report.awk: aggregate calls per function; sort by total time.  A
 # probe's hits (P) are rows after the functions', most hits first: their
-# CALLS, no times ("-").
+# CALLS, no times ("-").  Times on the program's clock (lib.awk); the
+# waits taken out are told on a last line.
 BEGIN { timeinit() }
 $1 == "P" && NF == 8 { if (!($2 in HITS)) PROBE[++NPR] = $2; HITS[$2]++; next }
-$1 == "E" && NF == 8 { callenter($4, $2, tickval($3)); next }
+$1 == "E" && NF == 8 { callenter($4, $2, progtick($4)); next }
 $1 == "X" && NF == 8 {
 	t = $4
 	k = callfind(t, $2)
 	if (k < 0) { callorphan(t); orphans++; next }
 	while (NS[t] > k + 1) { callpop(t, ""); unfinished++ }
-	callpop(t, tickval($3))
+	callpop(t, progtick(t))
 	add()
 }
 function add(   f) {
@@ -57,6 +58,9 @@ END {
 	if (unfinished || orphans)
 		printf "; not counted: unfinished calls %d, exits without entry %d", unfinished, orphans
 	printf "\n"
+	# devtrace report's line (cmd/report.c): none, no line
+	if (WAITS)
+		printf "# waited %s %s in %.0f wait%s for the reader, taken out of the times\n", fmtt(WAITSUM), UNIT, WAITS, WAITS == 1 ? "" : "s"
 }
 function row(f, a, b, c, d, e, g) {
 	R[n, 1] = f; R[n, 2] = a; R[n, 3] = b; R[n, 4] = c

@@ -55,7 +55,7 @@ function frameargs(t, rv, why,   s, v) {
 }
 # seen: the tick of this record, relative to the first; a new thread named
 function seen(t,   v) {
-	v = tickval($3)
+	v = progtick(t)
 	if (!HAVE || v < LO) LO = v
 	if (!HAVE || v > HI) HI = v
 	HAVE = 1

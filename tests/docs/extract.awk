@@ -6,9 +6,12 @@
 # roff escapes undone; any other escape is an "E<TAB>message" line, as
 # roff would not print what the test runs (a bare \n printed as 0).
 # The convention is written in NOTES ("Commands shown in the documents
-# are tested").
+# are tested").  With -v where=1 each C and O line also says the line of
+# the document it comes from, "C<TAB>LINE<TAB>command" (for make
+# docs-examples: tests/docs/regen).
 FNR == 1 { man = FILENAME ~ /\.[1-8]$/ }
-function flushblank() { for (; nblank > 0; nblank--) if (incmd) print "O\t" }
+function at(n) { return where ? n "\t" : "" }
+function flushblank() { for (; nblank > 0; nblank--) if (incmd) print "O\t" at(FNR - nblank) }
 # escapes: an E line for each escape of s but \&, \(aq, \- and \e
 function escapes(s,   e) {
 	while (match(s, /\\(\(..|.?)/)) {
@@ -27,10 +30,10 @@ function text(s) {
 }
 function line(s) {
 	s = text(s)
-	if (s ~ /^\$ /) { nblank = 0; incmd = 1; print "C\t" substr(s, 3); return }
+	if (s ~ /^\$ /) { nblank = 0; incmd = 1; print "C\t" at(FNR) substr(s, 3); return }
 	if (s == "") { nblank++; return }
 	flushblank()
-	if (incmd) print "O\t" s
+	if (incmd) print "O\t" at(FNR) s
 }
 man {
 	if ($0 ~ /^\.Bd -literal/) { inblock = 1; incmd = 0; nblank = 0; next }

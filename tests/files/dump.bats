@@ -305,3 +305,62 @@ ssexpected() {
 	assert_success
 	assert_line --index 0 "usage: devtrace dump --perfetto|--speedscope FILE"
 }
+
+@test "dump W: slices on each thread's program's clock (its waits for the reader taken out), nested; no event for a wait" {
+	cd "$BATS_TEST_TMPDIR"
+	waitsf
+	devtrace dump --speedscope w > w.json
+	run jq -c '.shared.frames, (.profiles[] | [.name, .startValue, .endValue]), (.profiles[] | [.events[] | "\(.type) \(.frame) \(.at)"])' w.json
+	assert_success
+	# thread 100: main 0..600, parse 100..200, render 300..500; thread 200: parse 200..650
+	assert_output - <<-'OUT'
+	[{"name":"main"},{"name":"parse"},{"name":"render"},{"name":"probe:step"}]
+	["tid 100",0,600]
+	["tid 200",200,650]
+	["O 0 0","O 1 100","C 1 200","O 2 300","C 2 500","C 0 600"]
+	["O 1 200","C 1 650"]
+	OUT
+	command -v protoc > /dev/null || skip "needs protoc (Debian: protobuf-compiler)"
+	devtrace dump --perfetto w > w.pftrace
+	run decode < w.pftrace
+	assert_success
+	assert_output - <<-'OUT'
+	B 100 main 1000
+	B 100 parse 1100
+	B 200 parse 1200
+	E 100 - 1200
+	B 100 render 1300
+	E 200 - 1650
+	I 100 probe:step 1400 arg0=5 arg1=0 arg2=0 arg3=0
+	E 100 - 1500
+	E 100 - 1600
+	OUT
+}
+
+@test "dump: a thread whose first record is a wait (begun before the recording) is numbered at its first call; its earlier clock starts speedscope's" {
+	cd "$BATS_TEST_TMPDIR"
+	# thread 12 waited 5 before anything of it was recorded: its leaf 12..30 is 7..25; thread 11's work 10..30
+	printf '%s\n' 'W 1020 5 c 5' 'E 1010 a b' 'E 1020 c c' 'X 1020 1e c' 'X 1010 1e b' | "$ROOT/build/bench/mkrec" -o first
+	cp "$ROOT/tests/fixtures/traces/cut.syms" first.syms
+	devtrace dump --speedscope first > first.json
+	run jq -c '.shared.frames, (.profiles[] | [.name, .startValue, .endValue, [.events[] | "\(.type) \(.frame) \(.at)"]])' first.json
+	assert_success
+	assert_output - <<-'OUT'
+	[{"name":"work"},{"name":"leaf"}]
+	["tid 11",3,23,["O 0 3","C 0 23"]]
+	["tid 12",0,18,["O 1 0","C 1 18"]]
+	OUT
+	command -v protoc > /dev/null || skip "needs protoc (Debian: protobuf-compiler)"
+	devtrace dump --perfetto first > first.pftrace
+	run decode < first.pftrace
+	assert_success
+	assert_output - <<-'OUT'
+	B 11 work 10
+	B 12 leaf 7
+	E 12 - 25
+	E 11 - 30
+	OUT
+	protoc -I "$BATS_TEST_DIRNAME" --decode=perfetto.Trace "$BATS_TEST_DIRNAME/perfetto.proto" < first.pftrace > text
+	run grep -c '^  track_descriptor {' text
+	assert_output 3
+}

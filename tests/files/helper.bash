@@ -127,3 +127,14 @@ callsf() {
 	LINES
 	printf '%016x %s fl\n' 0x1000 main 0x1010 work 0x1020 leaf 0x1030 fib > f.syms
 }
+
+# waits.bats' and dump.bats' recording w and its w.syms, made by
+# build/bench/mkrec in the current directory (a tick a ns) from
+# tests/fixtures/traces/waits.trace, whose .src says the times: thread
+# 100 waits 300 inside parse and 100 in main's own time; on the
+# program's clock main 1000..1600 (self 300), parse 1100..1200, render
+# 1300..1500 with a probe's hit at 1400; thread 200's parse 1200..1650
+waitsf() {
+	"$ROOT/build/bench/mkrec" -o w < "$ROOT/tests/fixtures/traces/waits.trace"
+	cp "$ROOT/tests/fixtures/traces/waits.syms" w.syms
+}
