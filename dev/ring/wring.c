@@ -78,6 +78,7 @@ wringrecord(Dev *d, Writer *w, const Hit *h, uint32_t log, uint32_t policy, uint
 	rst(&r->dropped, rld(&r->dropped) + 1);
 }
 
+/* a new policy: every ring is waited for again */
 void
 wringunstall(Dev *d)
 {
