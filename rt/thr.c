@@ -136,10 +136,11 @@ hookenterslow(uintptr_t sp)
 /*
  * A Writer was decided at a hit (hook.c, classic.c): the thread's first,
  * or its first since a control change, where a ring may have been
- * claimed.  Its whole ring is faulted in now, so that no record faults
- * a page in inside a call (a fault costs up to 30 us on a VM; NOTES rt/,
- * "Time belongs to the call"), and the clock is read again: the
- * runtime's set-up is not the call's time.  w[i] for each bit i of m.
+ * claimed.  Its ring is faulted in now, up to Ringwarm from the head (a
+ * default ring whole), so that no record faults a page in inside a call
+ * (a fault costs up to 30 us on a VM; NOTES rt/, "Time belongs to the
+ * call"), and the clock is read again: the runtime's set-up is not the
+ * call's time.  w[i] for each bit i of m.
  */
 uint64_t
 thrwarm(Writer *const *w, uint32_t m)
@@ -147,7 +148,7 @@ thrwarm(Writer *const *w, uint32_t m)
 	uintptr_t p;
 
 	for (; m != 0; m &= m - 1)
-		devwriterwarm(w[__builtin_ctz(m)], SIZE_MAX);
+		devwriterwarm(w[__builtin_ctz(m)], Ringwarm);
 	for (p = rt.text; p < rt.etext; p += 64)
 		(void)*(volatile const char *)p;
 	return cycles();

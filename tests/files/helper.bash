@@ -95,9 +95,18 @@ serverpid() {
 	devtrace status | awk '{ print $3 }'
 }
 
-# a record line: E or X, seven fields of 16 lowercase hex digits
+# a record line: E or X, seven fields of 16 lowercase hex digits; or a
+# wait's mark, W: pc, ticks, thread, the ticks waited (not 0), three zeros
 wellformed() {
-	awk 'length($0) != 120 || $0 !~ /^[EX]( [0-9a-f]{16}){7}$/ { bad++ } END { exit bad > 0 }' "$@"
+	awk 'length($0) != 120 { bad++ }
+		$1 == "W" && ($0 !~ /^W( [0-9a-f]{16}){4}( 0{16}){3}$/ || $5 ~ /^0+$/) { bad++ }
+		$1 != "W" && $0 !~ /^[EX]( [0-9a-f]{16}){7}$/ { bad++ }
+		END { exit bad > 0 }' "$@"
+}
+
+# the wait marks (W lines) of a file of record lines: how many
+marks() {
+	awk '$1 == "W" { n++ } END { print n + 0 }' "$1"
 }
 
 # calls.bats' and replay.bats' recording f and its f.syms, made by

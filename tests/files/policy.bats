@@ -21,9 +21,9 @@ tracing() {
 	ctl start
 }
 
-# the reader has written N lines (checked again at every try of waitfor)
+# the reader has written N E and X lines (checked again at every try of waitfor)
 lines() {
-	[ "$(wc -l < "$BATS_TEST_TMPDIR/out")" -ge "$1" ]
+	[ "$(grep -c '^[EX]' "$BATS_TEST_TMPDIR/out")" -ge "$1" ]
 }
 
 # the reader has drained the ring, and its file holds every record it read
@@ -91,12 +91,14 @@ calls() {
 	wellformed "$BATS_TEST_TMPDIR/out"
 	run calls 3 "$BATS_TEST_TMPDIR/out"
 	assert_output "0 19999 20000 0"
-	run wc -l < "$BATS_TEST_TMPDIR/out"
+	run grep -c '^[EX]' "$BATS_TEST_TMPDIR/out"
 	assert_output 40000
+	# the writer waited for the reader: each wait a mark, a record of its own
+	w=$(marks "$BATS_TEST_TMPDIR/out")
 	run counter hits
-	assert_output 40000
+	assert_output $((40000 + w))
 	run counter read
-	assert_output 40000
+	assert_output $((40000 + w))
 	run counter lost
 	assert_output 0
 	run counter dropped
@@ -164,13 +166,15 @@ threadcalls() {
 		END { for (t in n) print n[t], bad[t] + 0 }' "$1" | sort
 }
 
-# every record of the run is saved or counted: hits 40000 = read + lost + dropped, read = the lines saved
+# every record of the run is saved or counted: hits 40000 = read + lost + dropped, read = the lines saved;
+# under block each wait for the reader is a mark (W), a record more
 balanced() {
+	w=$(marks "$BATS_TEST_TMPDIR/out")
 	run counter hits
-	assert_output 40000
+	assert_output $((40000 + w))
 	run counter queued
 	assert_output 0
-	assert_equal $(($(counter read) + $(counter lost) + $(counter dropped))) 40000
+	assert_equal $(($(counter read) + $(counter lost) + $(counter dropped))) $((40000 + w))
 	run wc -l < "$BATS_TEST_TMPDIR/out"
 	assert_output "$(counter read)"
 	wellformed "$BATS_TEST_TMPDIR/out"
@@ -207,8 +211,10 @@ balanced() {
 	assert_success
 	assert_output 30049990000
 	balanced
-	run counter read
+	run grep -c '^[EX]' "$BATS_TEST_TMPDIR/out"
 	assert_output 40000
+	run counter read
+	assert_output $((40000 + $(marks "$BATS_TEST_TMPDIR/out")))
 	run threadcalls "$BATS_TEST_TMPDIR/out"
 	assert_output - <<-'END'
 	5000 0
