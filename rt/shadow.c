@@ -6,9 +6,9 @@
 
 enum {
 	Compactwin = 16,	/* frames above a frame that may prove it gone */
+	Stackahead = 32 * 1024,	/* of the thread's own stack below the first hook, written now */
+	Shadowwarm = 64 * 1024,	/* of the shadow stack faulted in at its map: a default one (1024 frames) whole */
 };
-
-enum { Stackahead = 32 * 1024 };	/* of the thread's own stack below the first hook, written now */
 
 /*
  * The thread's stack below its first hook written now, a byte a page,
@@ -27,23 +27,27 @@ stackahead(void)
 }
 
 /*
- * The shadow stack, faulted in whole now and each page written (a page
- * the kernel populated still cost 4 us at its first store on a VM here),
- * not in the calls it follows, as thr.c's thrwarm does a ring; and the
- * thread's own stack ahead (stackahead).
+ * The shadow stack, its first Shadowwarm bytes faulted in now (populated,
+ * then each page written: a page the kernel populated still cost 4 us at
+ * its first store on a VM here), not in the calls it follows, as thr.c's
+ * thrwarm does a ring; and the thread's own stack ahead (stackahead).
  */
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23
+#endif
 int
 shadowmap(Thr *t)
 {
-	size_t len = (size_t)t->max * sizeof(Frame), i;
+	size_t len = (size_t)t->max * sizeof(Frame), warm = len < Shadowwarm ? len : Shadowwarm, i;
 
 	stackahead();
-	t->stk = mmap(NULL, len, PROT_READ|PROT_WRITE, MAP_PRIVATE|MAP_ANONYMOUS|MAP_POPULATE, -1, 0);
+	t->stk = mmap(NULL, len, PROT_READ|PROT_WRITE, MAP_PRIVATE|MAP_ANONYMOUS, -1, 0);
 	if (t->stk == MAP_FAILED) {
 		t->stk = NULL;
 		return -1;
 	}
-	for (i = 0; i < len; i += 4096)
+	(void)madvise(t->stk, warm, MADV_POPULATE_WRITE);	/* refused (before Linux 5.14): the stores fault them in */
+	for (i = 0; i < warm; i += 4096)
 		((volatile char *)t->stk)[i] = 0;
 	return 0;
 }

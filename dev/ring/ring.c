@@ -96,6 +96,7 @@ recordblock(Dev *d, const Hit *h, uint32_t lim, uint32_t waitms)
 	Blockwait b = { 0, 0, Napmin };
 	uint64_t t, tail, from = 0;
 	uint32_t log;
+	int stalled = 0;
 	Hit m;
 
 	for (;;) {
@@ -112,6 +113,7 @@ recordblock(Dev *d, const Hit *h, uint32_t lim, uint32_t waitms)
 			from = hostticks();
 		if (!blockwait(&b, &d->stalled, tail, waitms)) {
 			drop(d, h);
+			stalled = 1;
 			break;
 		}
 	}
@@ -123,7 +125,7 @@ recordblock(Dev *d, const Hit *h, uint32_t lim, uint32_t waitms)
 	m.a[0] = m.ticks - from;
 	m.a[1] = m.a[2] = m.a[3] = 0;
 	h->w->waited += m.a[0];
-	if (room(d, 1ull << log, &t, &tail))
+	if (!stalled && room(d, 1ull << log, &t, &tail))	/* a stall's record dropped, its wait unmarked, as wring.c's */
 		slotclaimput(d, &m, log, t);
 }
 
