@@ -64,7 +64,7 @@ struct Calls {
 	uint32_t tixcap;
 	uint32_t lasttid, lastt;
 	uint32_t nnum;		/* threads numbered so far */
-	/* the waits for the reader: their ticks, their number */
+	/* the tracer's waits (Kwait): their ticks, their number */
 	uint64_t waited, nwait;
 	/* the records */
 	const Rec *r;

@@ -16,7 +16,8 @@
  *    thread in the order the threads were first seen.
  * An unfinished callee's time stays in its caller's self time.
  * Times are on the program's clock: a wait record (Kwait: the thread
- * waited for the reader under policy block) is no event; its thread's
+ * waited for the reader under policy block, or for its ring's next
+ * pages) is no event; its thread's
  * later records come with their ticks less the thread's waits so far
  * (Call.rec a copy so changed), so a call that held a wait lasts that
  * much less, its callers too, and each thread's times still only grow.

@@ -1,7 +1,7 @@
 /*
  * info.c: devtrace info FILE, what a recording is: the header's and the
  * trailer's text (capfile.h) as "FIELD VALUE" lines, with the records
- * counted from the file, and the waits for the reader they hold.  A
+ * counted from the file, and the tracer waits they hold.  A
  * field the file lacks says why: an older version did not store it, or
  * record did not finish (no trailer).
  */
@@ -84,12 +84,12 @@ fmtwaited(Capfile *f, uint64_t ticks, uint64_t n)
 		ns = (unsigned __int128)ticks * 1000000000u / caphz(f);
 		printf("%llu.%09llu s", (unsigned long long)(ns / 1000000000), (unsigned long long)(ns % 1000000000));
 	}
-	printf(" in %llu wait%s for the reader\n", (unsigned long long)n, n == 1 ? "" : "s");
+	printf(" in %llu tracer wait%s\n", (unsigned long long)n, n == 1 ? "" : "s");
 }
 
 /*
  * counted from the chunks: what cat prints; then, if the program waited
- * for the reader (policy block: Kwait records), how long in all, what
+ * for the tracer (Kwait records: the reader, the ring's pages), how long in all, what
  * report takes out of the times (calls.h), on a line of its own: none,
  * no line (a file of a device with no waits reads as before)
  */

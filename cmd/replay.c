@@ -7,7 +7,7 @@
  * -v min (a call shown once known long, with its callers).
  * -T's window needs a call's end at its entry: a first pass marks the
  * calls that lie in it by their entry's number.  Times are the
- * program's (calls.h): a thread's waits for the reader taken out.
+ * program's (calls.h): a thread's tracer waits taken out.
  * Several files are merged by time, as devtrace merge merges hosts:
  * real time from each file's clock pair, the file's number over its
  * threads' ids.

@@ -8,7 +8,7 @@
  * (its inner ones are inside them); AVG, MIN and MAX are of every call.
  * --threads: a row per thread and function; --diff G: FILE and G side
  * by side, by function name.  Times are on the program's clock
- * (calls.h): the waits for the reader are taken out, and a last line
+ * (calls.h): the tracer's waits are taken out, and a last line
  * says how much that was (none: no line, as scripts/report).
  */
 #include <getopt.h>
@@ -33,8 +33,9 @@ static const char Usage[] =
 	"              CALLS in FILE (1) and G (2), the change and its percent; a function\n"
 	"              in one alone: '-' in the other, 'new' or 'gone'; sorted by the\n"
 	"              change of KEY, largest first\n"
-	"  times on the program's clock: a thread's waits for the reader (policy\n"
-	"  block) taken out; a last line says how much was waited\n";
+	"  times on the program's clock: a thread's tracer waits (for the reader\n"
+	"  under policy block, for its ring's next pages) taken out; a last line\n"
+	"  says how much was waited\n";
 
 typedef struct Stat Stat;
 struct Stat {
@@ -308,7 +309,7 @@ waits(Tab *t, const char *which)
 	if (n == 0)
 		return;
 	ns(v, sizeof v, w, t->scale);
-	printf("# %swaited %s %s in %llu wait%s for the reader, taken out of the times\n",
+	printf("# %swaited %s %s in %llu tracer wait%s, taken out of the times\n",
 		which, v, callunit(t->c), (unsigned long long)n, n == 1 ? "" : "s");
 }
 

@@ -84,7 +84,20 @@ struct Writer {
 	uint32_t fast;		/* gen if then: watched, its own ring, no speculation or trigger, the log in bound (hitfast.h: writerfast); else 0 */
 	uint64_t mask;		/* then: its ring's slots - 1 */
 	uint64_t room;		/* and the head below which its ring has room, as its tail last said (ring: all) */
-	uint64_t waited;	/* ticks it waited for the reader (block), all told: the host takes them out of its calls' durations */
+	uint64_t waited;	/* ticks it waited (Kwait), all told: the host takes them out of its calls' durations */
+	/*
+	 * Its ring's pages, faulted in a step at a time as the head nears
+	 * them (writer.c: devwriterwarm): records from ticket warm on go by
+	 * wringrecord, which faults the next step in first, a wait it marks.
+	 * warm 0: all of them are in, or the host never asked (its memory is
+	 * resident: the kernel, the tests' hosts).
+	 */
+	uint64_t warm;		/* the first ticket whose slot may not be in; 0: none */
+	uint64_t warmend;	/* the ticket from which the whole ring is in */
+	struct Wring *warmwr;	/* the ring and size the warm is of: another is warmed anew */
+	uint64_t warmmask;
+	uint32_t warmstep;	/* slots faulted in a step */
+	uint32_t warmlim;	/* ringlim as decided: ringlim is 0 while the ring warms */
 };
 
 /*
@@ -394,7 +407,7 @@ int	devfilter(Dev *d, const Tsel *sel, Hit *h);	/* an entry: Hrecord|Hfollow; dr
 int	devhit(Dev *d, const Tsel *sel, Hit *h);	/* filter, then devrecord: 1 if the record passed (a speculation or a trigger may still keep it back, counted) */
 int	devwriterready(Dev *d, Writer *w, uint32_t pid, uint32_t tid);	/* the thread's decision (watched, its ring) made now if not at this control generation: 1 if made, so a host reads its clock after it */
 int	devexit(Dev *d, const Tsel *sel, Hit *h);	/* the exit of a call devfilter followed: devhit, but a whole predicate is not asked again */
-void	devwriterwarm(Writer *w, size_t bytes);	/* its ring's pages from the head to bytes past it faulted in (not on the hook path: once a decision) */
+void	devwriterwarm(Writer *w, size_t step);	/* its ring's pages faulted in step bytes at a time, the first now (not on the hook path: at a decision) */
 void	devwriterdone(Writer *w);		/* the thread exits: its shard and ring are free again (its records stay readable) */
 int	devwriterbind(Dev *d, Writer *w, uint32_t ring);	/* a host's static writer (a CPU's context) owns ring: 0, or Einval */
 void	devrecord(Dev *d, const Hit *h);	/* write one record, unfiltered */
@@ -404,9 +417,10 @@ void	devcount(Dev *d, int counter);		/* count an event the host saw */
  * A hit's and a record's kind (Hit.exit, Rec.exit): a function's entry,
  * its exit, a static probe's hit (arch/probe.h).  A probe's hit is an
  * entry to predicates and aggregations: a0..a3 its values, no retval.
- * Kwait is no hit: the device's mark that the writer waited for the
- * reader (policy block) after its last record, written just after it:
- * ticks when the wait ended, a0 the ticks waited, pc the waiting
+ * Kwait is no hit: the device's mark that the writer waited after its
+ * last record, written just after it: ticks when the wait ended, a0 the
+ * ticks waited, a1 what for (Wreader: the reader to make room, policy
+ * block; Wpages: its ring's next pages faulted in), pc the waiting
  * record's.  A tool takes a thread's waits out of its calls' times.
  */
 enum {
@@ -416,6 +430,7 @@ enum {
 	Kwait = 3,
 	Nkind
 };
+enum { Wreader = 1, Wpages = 2 };	/* a Kwait's a1: what it waited for, either or both */
 
 /* devfilter's answer for an entry */
 enum {

@@ -116,6 +116,8 @@ int	blockwait(Blockwait *b, uint64_t *stalled, uint64_t tail, uint32_t waitms);	
 /* ring/writer.c */
 void	writerclaim(Dev *d, Writer *w, uint32_t pid, uint32_t tid);	/* the first hit on d: the host's bound, a counter shard, a ring */
 int	writerring(Dev *d, Writer *w, uint32_t pid, uint32_t tid);	/* a ring of its own, or none: the shared ring (1: all taken) */
+void	writerbounds(Writer *w);	/* ringlim and room from the decision (warmlim) and the ring's warm */
+void	writerwarmstep(Writer *w, uint64_t t);	/* the ring's pages up to tickets t and t + 1 faulted in (a wait), its bounds after it */
 uint32_t	writeraggbuf(Dev *d, uint32_t tid);	/* an aggregation table: 1 + its index, or Naggbuf + 1, the shared one */
 
 /* error.c */

@@ -137,7 +137,7 @@ decide(Dev *d, Hit *h, uint32_t gen)
 	 * a policy other than ring, a speculation, a trigger armed or counting
 	 * make devrecord's one compare fail: no cost to ring's path
 	 */
-	w->ringlim = rld(&d->policy) == Pring && !w->spec && !ald(&d->trigwait) && !ald(&d->trigcount) ? w->lim : 0;
+	w->warmlim = rld(&d->policy) == Pring && !w->spec && !ald(&d->trigwait) && !ald(&d->trigcount) ? w->lim : 0;
 	w->watched = devwatched(d, h->pid, h->tid);
 	/*
 	 * everything a plain record's fast path would check at every hit,
@@ -149,7 +149,7 @@ decide(Dev *d, Hit *h, uint32_t gen)
 	w->fast = w->watched && w->wr && (p == Pring || p == Pfill || p == Pblock) && !w->spec &&
 		!ald(&d->trigwait) && !ald(&d->trigcount) && log <= w->lim ? gen : 0;
 	w->mask = (1ull << (log & 63)) - 1;
-	w->room = p == Pring ? ~0ull : 0;
+	writerbounds(w);	/* ringlim, room: as far as its ring is warm (writer.c) */
 	w->gen = gen;
 	return w->watched;
 }

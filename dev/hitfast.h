@@ -75,7 +75,8 @@ writerfast(Dev *d, const Writer *w, uint32_t gen)
  * an exit's retval alone), then the head; 1.  Under fill and block the
  * tail is loaded (the reader's line) only when the room it last gave is
  * used up: still full, 0, nothing written, and devrecord does what the
- * policy says.
+ * policy says.  A ring still warming (Writer.warm) sends the record at
+ * warm to devrecord too, which faults the next pages in.
  */
 static inline __attribute__((always_inline)) int
 wringputfast(Writer *w, uint32_t tid, uint32_t exit, uint64_t pc, uint64_t ticks, const uint64_t *a)
@@ -84,11 +85,11 @@ wringputfast(Writer *w, uint32_t tid, uint32_t exit, uint64_t pc, uint64_t ticks
 	uint64_t t = rld(&r->head), tail;
 
 	if (__builtin_expect(t >= w->room, 0)) {
-		/* wringrecord's test of room, a tail past head (damage) left to it */
+		/* wringrecord's test of room, a tail past head (damage) and the ring's next pages (warm) left to it */
 		tail = ald(&r->tail);
-		if (tail > t || t - tail > w->mask)
+		if (tail > t || t - tail > w->mask || (w->warm != 0 && t >= w->warm))
 			return 0;
-		w->room = tail + w->mask + 1;
+		w->room = w->warm != 0 && w->warm < tail + w->mask + 1 ? w->warm : tail + w->mask + 1;
 	}
 	slotputargs(&w->ws[t & w->mask], t, tid, exit, pc, ticks, a);
 	ast(&r->head, t + 1);

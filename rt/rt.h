@@ -27,7 +27,7 @@ enum {
 	Shadowdef = 1024,	/* shadow stack entries per thread */
 	Shadowmin = 4,
 	Shadowmax = 1 << 20,
-	Ringwarm = 4 << 20,	/* of a ring faulted in when a writer is decided (thr.c: thrwarm): a default ring whole */
+	Ringwarm = 256 << 10,	/* of a ring faulted in a step (thr.c: thrwarm; dev/ring/writer.c): 4,096 records */
 	Pollms = 500,		/* looking for a device, or noticing one gone */
 	Clog = 13,		/* classic mode's slot cache, log2 entries */
 };

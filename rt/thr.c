@@ -136,11 +136,12 @@ hookenterslow(uintptr_t sp)
 /*
  * A Writer was decided at a hit (hook.c, classic.c): the thread's first,
  * or its first since a control change, where a ring may have been
- * claimed.  Its ring is faulted in now, up to Ringwarm from the head (a
- * default ring whole), so that no record faults a page in inside a call
- * (a fault costs up to 30 us on a VM; NOTES rt/, "Time belongs to the
- * call"), and the clock is read again: the runtime's set-up is not the
- * call's time.  w[i] for each bit i of m.
+ * claimed.  Its ring's first Ringwarm bytes from the head are faulted in
+ * now, the next ones by the device a step at a time, each a marked wait
+ * (dev/ring/writer.c), so that no record faults a page in unmarked
+ * inside a call (a fault costs up to 30 us on a VM; NOTES rt/, "Time
+ * belongs to the call"); and the clock is read again: the runtime's
+ * set-up is not the call's time.  w[i] for each bit i of m.
  */
 uint64_t
 thrwarm(Writer *const *w, uint32_t m)

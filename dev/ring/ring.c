@@ -123,7 +123,8 @@ recordblock(Dev *d, const Hit *h, uint32_t lim, uint32_t waitms)
 	m.exit = Kwait;
 	m.ticks = hostticks();
 	m.a[0] = m.ticks - from;
-	m.a[1] = m.a[2] = m.a[3] = 0;
+	m.a[1] = Wreader;
+	m.a[2] = m.a[3] = 0;
 	h->w->waited += m.a[0];
 	if (!stalled && room(d, 1ull << log, &t, &tail))	/* a stall's record dropped, its wait unmarked, as wring.c's */
 		slotclaimput(d, &m, log, t);

@@ -22,13 +22,13 @@
 #include "dev/host.h"
 #include "dev/ring/slot.h"
 
-/* the Kwait record of a wait that began at from, as ticket t of a ring of cap slots */
+/* the Kwait record of a wait for why that began at from, as ticket t of a ring of cap slots */
 static void
-wringwaited(Writer *w, const Hit *h, uint64_t t, uint64_t cap, uint64_t from)
+wringwaited(Writer *w, const Hit *h, uint64_t t, uint64_t cap, uint64_t from, uint32_t why)
 {
 	uint64_t now = hostticks();
 
-	slotput(&w->ws[t & (cap - 1)], t, h->tid, Kwait, h->pc, now, now - from, 0, 0, 0);
+	slotput(&w->ws[t & (cap - 1)], t, h->tid, Kwait, h->pc, now, now - from, why, 0, 0);
 	w->waited += now - from;
 }
 
@@ -40,7 +40,9 @@ wringwaited(Writer *w, const Hit *h, uint64_t t, uint64_t cap, uint64_t from)
  * A wait is marked: once it has waited, the writer waits for room for
  * two, writes its record and then a Kwait record of how long it waited
  * (wringwaited), so that readers take the wait out of the call it fell
- * in; the Writer adds it to waited, for the host's own durations.
+ * in; the Writer adds it to waited, for the host's own durations.  A
+ * ring still warming has its next pages faulted in first (writer.c),
+ * marked likewise.
  */
 void
 wringrecord(Dev *d, Writer *w, const Hit *h, uint32_t log, uint32_t policy, uint32_t waitms)
@@ -48,7 +50,13 @@ wringrecord(Dev *d, Writer *w, const Hit *h, uint32_t log, uint32_t policy, uint
 	Wring *r = w->wr;
 	Blockwait b = { 0, 0, Napmin };
 	uint64_t t, tail, cap, from = 0;
+	uint32_t why = 0;
 
+	if (w->warm != 0 && rld(&r->head) + 2 > w->warm) {
+		from = hostticks();
+		writerwarmstep(w, rld(&r->head));
+		why = Wpages;
+	}
 	for (;;) {
 		cap = 1ull << log;
 		t = rld(&r->head);
@@ -57,7 +65,7 @@ wringrecord(Dev *d, Writer *w, const Hit *h, uint32_t log, uint32_t policy, uint
 		if (policy == Pring || tail > t || t - tail + (from != 0) < cap) {
 			slotputhit(&w->ws[t & (cap - 1)], h, t);
 			if (from != 0)
-				wringwaited(w, h, t + 1, cap, from);
+				wringwaited(w, h, t + 1, cap, from, why);
 			ast(&r->head, t + 1 + (from != 0));
 			return;
 		}
@@ -65,6 +73,7 @@ wringrecord(Dev *d, Writer *w, const Hit *h, uint32_t log, uint32_t policy, uint
 			break;
 		if (from == 0)
 			from = hostticks();
+		why |= Wreader;
 		if (!blockwait(&b, &r->stalled, tail, waitms))
 			break;
 		/* a size may come while we wait: the ring's size as it is now, checked */

@@ -115,41 +115,98 @@ devwriterbind(Dev *d, Writer *w, uint32_t ring)
 }
 
 /*
- * The pages of the writer's own ring from its head to bytes past it
- * (the whole ring if bytes is at least its size) faulted in for
- * writing, so that the next records fault none in: by the host in one
- * go where it can (hostfaultin), then by an atomic add of 0 every 4096
- * bytes, the smallest page a host has: it writes nothing another thread
- * could see, but faults the page in for writing (a read would map a
- * shared page read-only, and the record's store would fault again).
- * Both: on a VM here the first store to a page the host populated still
- * cost 4 us (27 us a page where the store faulted it in), the stores
- * after it nothing.  From the end down, so that the pages the next
- * records go to are the ones last touched (in the caches and the TLB).
- * No ring of its own, or a log past the mapping (damage: devrecord's to
- * count): nothing.
+ * Slots [t, t + n) of the writer's own ring (n at most the ring) faulted
+ * in for writing: by the host in one go where it can (hostfaultin), then
+ * by an atomic add of 0 every 4096 bytes, the smallest page a host has:
+ * it writes nothing another thread could see, but faults the page in for
+ * writing (a read would map a shared page read-only, and the record's
+ * store would fault again).  Both: on a VM here the first store to a
+ * page the host populated still cost 4 us (27 us a page where the store
+ * faulted it in), the stores after it nothing.  From the end down, the
+ * part past the ring's end first, so that the pages the next records go
+ * to are the ones last touched (in the caches and the TLB).
  */
-void
-devwriterwarm(Writer *w, size_t bytes)
+static void
+faultin(Writer *w, uint64_t t, uint64_t n)
 {
-	char *p, *end;
+	char *p = (char *)&w->ws[t & w->mask], *end = p + n * sizeof(Slot);
+	char *ringend = (char *)(w->ws + w->mask + 1);
 
-	if (w->ws == 0 || w->wr == 0 || w->mask >> w->lim != 0)
-		return;
-	aadd(&w->wr->head, 0);
-	end = (char *)(w->ws + w->mask + 1);
-	if (bytes >= (size_t)(end - (char *)w->ws))
-		p = (char *)w->ws;
-	else {
-		p = (char *)&w->ws[rld(&w->wr->head) & w->mask];
-		if ((size_t)(end - p) > bytes)
-			end = p + bytes;
+	if (end > ringend) {
+		faultin(w, t + (uint64_t)(ringend - p) / sizeof(Slot), (uint64_t)(end - ringend) / sizeof(Slot));
+		end = ringend;
 	}
 	hostfaultin(p, end - p);
 	while (end - p > 0) {
 		end -= (end - p) > 4096 ? 4096 : end - p;
 		aadd(end, 0);
 	}
+}
+
+/*
+ * The host's memory is paged (user space): a ring's 4 MiB faulted in at
+ * once took 7 to 30 ms a thread and, before the thread's first clock,
+ * left the caches and the TLB to its first call; a page a record faulted
+ * in took 27 us inside a call.  So a ring is faulted in a step at a
+ * time: the first here, at a decision (before the hook reads its clock
+ * again), the next by wringrecord when the head comes to it, marked as a
+ * wait (Wpages); until the whole ring is in, the fast paths stop at warm
+ * (ringlim 0, room at most warm).  A ring or a size it has not warmed is
+ * warmed from its head; the same again costs nothing.  No ring of its
+ * own, or a log past the mapping (damage: devrecord's to count): nothing.
+ */
+void
+devwriterwarm(Writer *w, size_t step)
+{
+	uint64_t head, n;
+
+	if (w->ws == 0 || w->wr == 0 || w->mask >> w->lim != 0 || (w->warmwr == w->wr && w->warmmask == w->mask))
+		return;
+	aadd(&w->wr->head, 0);
+	head = rld(&w->wr->head);
+	n = step / sizeof(Slot);
+	if (n == 0)
+		n = 1;
+	if (n > w->mask)
+		n = w->mask + 1;
+	faultin(w, head, n);
+	w->warmwr = w->wr;
+	w->warmmask = w->mask;
+	w->warmstep = (uint32_t)n;
+	w->warmend = head + w->mask + 1;
+	w->warm = n > w->mask ? 0 : head + n;
+	writerbounds(w);
+}
+
+/*
+ * The fast paths' bounds, as decided (warmlim: ringlim under the ring
+ * policy, hit.c: decide) and as far as the ring is warm: ringlim 0 while
+ * it warms; room (read on writerfast's path alone, where warmlim is
+ * nonzero under the ring policy only) all the ring's under ring, up to
+ * warm at most, and 0 under fill and block (the tail loaded at the next
+ * record, hitfast.h).
+ */
+void
+writerbounds(Writer *w)
+{
+	w->ringlim = w->warm != 0 ? 0 : w->warmlim;
+	w->room = w->warmlim == 0 ? 0 : w->warm != 0 ? w->warm : ~0ull;
+}
+
+/* wringrecord's, before it writes at ticket t (and its mark at t + 1): the steps up to them faulted in */
+void
+writerwarmstep(Writer *w, uint64_t t)
+{
+	uint64_t n;
+
+	while (w->warm != 0 && w->warm < t + 2) {
+		n = w->warmend - w->warm < w->warmstep ? w->warmend - w->warm : w->warmstep;
+		faultin(w, w->warm, n);
+		w->warm += n;
+		if (w->warm >= w->warmend)
+			w->warm = 0;
+	}
+	writerbounds(w);
 }
 
 /* the thread's shard, ring and table are free again; what its ring holds stays for the reader */

@@ -60,7 +60,7 @@ END {
 	printf "\n"
 	# devtrace report's line (cmd/report.c): none, no line
 	if (WAITS)
-		printf "# waited %s %s in %.0f wait%s for the reader, taken out of the times\n", fmtt(WAITSUM), UNIT, WAITS, WAITS == 1 ? "" : "s"
+		printf "# waited %s %s in %.0f tracer wait%s, taken out of the times\n", fmtt(WAITSUM), UNIT, WAITS, WAITS == 1 ? "" : "s"
 }
 function row(f, a, b, c, d, e, g) {
 	R[n, 1] = f; R[n, 2] = a; R[n, 3] = b; R[n, 4] = c

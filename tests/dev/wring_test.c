@@ -7,7 +7,7 @@
  * time; each ring's counts and their sums are exact; size empties every
  * ring (counted lost) and sets each ring's size; a host binds a writer
  * to a ring (devwriterbind); a ring's pages ahead of its head are faulted
- * in (devwriterwarm); readers side by side each hold a ring's claim.  newdev makes Testnring (4) rings.
+ * in (devwriterwarm), a step at a time, each step after the first marked; readers side by side each hold a ring's claim.  newdev makes Testnring (4) rings.
  */
 #include <sys/mman.h>
 #include <unistd.h>
@@ -725,6 +725,29 @@ test_state_replays(void **unused)
 }
 
 /*
+ * A device of 4096-slot rings on pages not in until touched (n: its
+ * size, for munmap), tracing [1000, 2000), started; thread 10's Writer w
+ * has claimed a ring and written one record: head 1.
+ */
+static Dev *
+lazydev(size_t *n, Writer *w)
+{
+	Dev *d;
+
+	*n = devsize(12, Testnring);
+	d = mmap(NULL, *n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	assert_true(d != MAP_FAILED);
+	devinit(d, 12, Testnring, 1000000);
+	devmapped(d, 12, Testnring, 0);
+	assert_int_equal(ctl(d, "trace 1000 2000 new a\ntrace a on\nstart"), 0);
+	assert_true(devtsel(d, 0, &sel));
+	whit(d, w, 10, 1, 1);
+	assert_non_null(w->wr);
+	assert_int_equal(w->wr->head, 1);
+	return d;
+}
+
+/*
  * devwriterwarm: the pages of a writer's ring from its head on, as many
  * bytes as asked, faulted in for writing (mincore); nothing written in
  * them or to the head; a writer with no ring, or a log past its mapping,
@@ -733,25 +756,15 @@ test_state_replays(void **unused)
 static void
 test_warm(void **unused)
 {
-	size_t n = devsize(12, Testnring);	/* 4096 slots a ring: 64 pages */
-	Dev *d = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);	/* pages not in until touched */
 	Writer a = { 0 }, none = { 0 }, bad;
-	size_t pg = (size_t)sysconf(_SC_PAGESIZE), i;
+	size_t pg = (size_t)sysconf(_SC_PAGESIZE), i, n;
+	Dev *d = lazydev(&n, &a);	/* 4096 slots a ring: 64 pages */
 	unsigned char vec[24];
-	uint64_t head;
+	uint64_t head = 1;
 	char *from, *base;
 	int in = 0;
 
 	(void)unused;
-	assert_true(d != MAP_FAILED);
-	devinit(d, 12, Testnring, 1000000);
-	devmapped(d, 12, Testnring, 0);
-	assert_int_equal(ctl(d, "trace 1000 2000 new a\ntrace a on\nstart"), 0);
-	assert_true(devtsel(d, 0, &sel));
-	whit(d, &a, 10, 1, 1);		/* its ring claimed, one record: head 1 */
-	assert_non_null(a.wr);
-	head = a.wr->head;
-	assert_int_equal(head, 1);
 	from = (char *)&a.ws[head & a.mask];
 	base = (char *)((uintptr_t)from & ~(uintptr_t)(pg - 1));
 	assert_int_equal(mincore(base + pg, 20 * pg, vec), 0);
@@ -770,6 +783,56 @@ test_warm(void **unused)
 	bad.ws = (Slot *)pg;		/* would fault if touched */
 	bad.mask = (bad.mask << 1) | 1;	/* past the mapping's log */
 	devwriterwarm(&bad, 16 * pg);
+	devunmapped(d);
+	munmap(d, n);
+}
+
+/*
+ * A ring warmed a step at a time: after the first step (devwriterwarm)
+ * the records stop at Writer.warm; the one that comes to it faults the
+ * next step in and is followed by a W record (Wpages, a0 the ticks it
+ * took), the pages past the new bound still out; once the whole ring is
+ * in, warm is 0 and the ring policy's fast path (ringlim) is back.
+ */
+static void
+test_warm_steps(void **unused)
+{
+	static char buf[8192 * Reclen + 1];
+	size_t pg = (size_t)sysconf(_SC_PAGESIZE), step = 1024, got, i, n;
+	Writer a = { 0 };
+	Dev *d = lazydev(&n, &a);	/* decided: head 1 */
+	unsigned char vec[1];
+	int marks = 0, k;
+
+	(void)unused;
+	assert_int_equal(a.ringlim, a.lim);
+	devwriterwarm(&a, step * sizeof(Slot));
+	assert_int_equal(a.warm, 1 + step);
+	assert_int_equal(a.warmend, 1 + 4096);
+	assert_int_equal(a.ringlim, 0);
+	for (k = 0; k < 2500; k++)	/* to head 2501 and the marks: two steps */
+		whit(d, &a, 10, 2 + k, 2 + k);
+	assert_int_equal(a.warm, 1 + 3 * step);
+	assert_int_equal(mincore((void *)(((uintptr_t)&a.ws[(1 + 3 * step) & a.mask] + pg) & ~(uintptr_t)(pg - 1)), pg, vec), 0);
+	assert_int_equal(vec[0] & 1, 0);	/* past the bound: not in yet */
+	got = readall(d, buf, sizeof buf - 1, 7 * Reclen + 5);
+	assert_int_equal(got, (2501 + 2) * Reclen);
+	for (i = 0; i < got; i += Reclen)
+		if (buf[i] == 'W') {
+			marks++;
+			assert_true(i > 0 && buf[i - Reclen] == 'E');	/* just after the record that waited */
+			assert_true(strtoull(buf + i + 2 + 3 * 17, 0, 16) > 0);	/* a0: the ticks waited */
+			assert_int_equal(strtoull(buf + i + 2 + 4 * 17, 0, 16), Wpages);
+		}
+	assert_int_equal(marks, 2);
+	for (k = 0; k < 2000; k++)	/* past the ring's last step: the whole ring in */
+		whit(d, &a, 10, 3000 + k, 0);
+	assert_int_equal(a.warm, 0);
+	assert_int_equal(a.ringlim, a.lim);
+	got = readall(d, buf, sizeof buf - 1, 7 * Reclen + 5);
+	for (i = 0, marks = 0; i < got; i += Reclen)
+		marks += buf[i] == 'W';
+	assert_int_equal(marks, 1);	/* the last of 4 steps: 3 marks in all */
 	devunmapped(d);
 	munmap(d, n);
 }
@@ -798,6 +861,7 @@ main(void)
 		cmocka_unit_test(test_hostile),
 		cmocka_unit_test(test_state_replays),
 		cmocka_unit_test(test_warm),
+		cmocka_unit_test(test_warm_steps),
 	};
 
 	return cmocka_run_group_tests(tests, 0, 0);

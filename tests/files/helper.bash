@@ -96,10 +96,11 @@ serverpid() {
 }
 
 # a record line: E or X, seven fields of 16 lowercase hex digits; or a
-# wait's mark, W: pc, ticks, thread, the ticks waited (not 0), three zeros
+# wait's mark, W: pc, ticks, thread, the ticks waited (not 0), what for
+# (1 the reader, 2 the ring's pages, 3 both), two zeros
 wellformed() {
 	awk 'length($0) != 120 { bad++ }
-		$1 == "W" && ($0 !~ /^W( [0-9a-f]{16}){4}( 0{16}){3}$/ || $5 ~ /^0+$/) { bad++ }
+		$1 == "W" && ($0 !~ /^W( [0-9a-f]{16}){4} 0{15}[123]( 0{16}){2}$/ || $5 ~ /^0+$/) { bad++ }
 		$1 != "W" && $0 !~ /^[EX]( [0-9a-f]{16}){7}$/ { bad++ }
 		END { exit bad > 0 }' "$@"
 }

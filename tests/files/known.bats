@@ -92,17 +92,16 @@ reported() {
 	againstreport "$O/own" "$O/out"
 }
 
-# Known failure (tests/tapsum: TODO): the first call of a thread, most
-# often the process's first, is 2 to 5 us over its own time on this
-# 2-core VM: the whole ring is written at a thread's first hit (before
-# its clock), which evicts the TLB and caches the program's next steps
-# refill inside that call (NOTES rt/, "Time belongs to the call").
-@test "run -t: every call within 1.5 us of its own time, each thread's first and the callers' self times included # TODO a thread's first call 2-5 us over (TLB refill after the ring's warm)" {
+# Failed on the tree that faulted in a thread's whole ring at its first
+# hit (4 MiB: the caches and the TLB evicted, its first call 0.8-2.1 us
+# over here); a ring is now faulted in a step at a time (NOTES rt/, "Time
+# belongs to the call").
+@test "run -t: every call within 1.5 us of its own time, each thread's first and the callers' self times included" {
 	needlib
 	besttry runt
 }
 
-@test "replay: every call within 1.5 us of its own time, each thread's first and the callers' self times included # TODO a thread's first call 2-5 us over (TLB refill after the ring's warm)" {
+@test "replay: every call within 1.5 us of its own time, each thread's first and the callers' self times included" {
 	needlib
 	besttry replayed
 }

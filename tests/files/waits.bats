@@ -32,7 +32,7 @@ fixtures() {
 	render          1    200   200  200  200  200
 	probe:step      1      -     -    -    -    -
 	# times in ns
-	# waited 400 ns in 2 waits for the reader, taken out of the times
+	# waited 400 ns in 2 tracer waits, taken out of the times
 	OUT
 	run devtrace report --threads w
 	assert_success
@@ -44,7 +44,7 @@ fixtures() {
 	100  probe:step      1      -     -    -    -    -
 	200  parse           1    450   450  450  450  450
 	# times in ns
-	# waited 400 ns in 2 waits for the reader, taken out of the times
+	# waited 400 ns in 2 tracer waits, taken out of the times
 	OUT
 }
 
@@ -68,11 +68,11 @@ fixtures() {
 	parse        550     850  +300  +54.5%    550    850  +300  +54.5%       2       2    +0  +0.0%
 	render       200     200    +0   +0.0%    200    200    +0   +0.0%       1       1    +0  +0.0%
 	# times in ns; 1: w, 2: wo
-	# 1: waited 400 ns in 2 waits for the reader, taken out of the times
+	# 1: waited 400 ns in 2 tracer waits, taken out of the times
 	OUT
 	run devtrace report --diff w wo
 	assert_success
-	assert_line --index 5 "# 2: waited 400 ns in 2 waits for the reader, taken out of the times"
+	assert_line --index 5 "# 2: waited 400 ns in 2 tracer waits, taken out of the times"
 	assert_equal "${#lines[@]}" 6
 }
 
@@ -85,7 +85,7 @@ fixtures() {
 	FUNCTION          CALLS  TOTAL  SELF  MIN  AVG  MAX
 	0000000000001000      1     52    52   52   52   52
 	# times in ticks
-	# waited 48 ticks in 1 wait for the reader, taken out of the times
+	# waited 48 ticks in 1 tracer wait, taken out of the times
 	OUT
 }
 
@@ -171,7 +171,7 @@ fixtures() {
 	run devtrace info w
 	assert_success
 	assert_line --index 10 "records   11"
-	assert_line --index 11 "waited    0.000000400 s in 2 waits for the reader"
+	assert_line --index 11 "waited    0.000000400 s in 2 tracer waits"
 	assert_line --index 12 --regexp '^lost '
 	run devtrace info wo
 	assert_success
@@ -180,7 +180,7 @@ fixtures() {
 	printf '%s\n' 'E 1000 0 a' 'W 1000 40 a 30' 'X 1000 64 a' | "$MKREC" -o one -z 0
 	run devtrace info one
 	assert_success
-	assert_line --index 11 "waited    48 ticks in 1 wait for the reader"
+	assert_line --index 11 "waited    48 ticks in 1 tracer wait"
 }
 
 @test "merge: a wait's ticks become ns as its host's other ticks do, so the scripts take out what was waited" {

@@ -1,7 +1,8 @@
 # recs.awk SYMS RECORDS: each record as "tid E name a1 a2 a3 a4",
 # "tid X name retval" or "tid P name a1 a2 a3 a4" (a probe's), numbers
 # in decimal (above 2^48: 0x and hex),
-# names from the symbol file ("<pc> <name> <object>" lines).
+# names from the symbol file ("<pc> <name> <object>" lines); the
+# writers' wait marks (W) left out.
 function hex(s,   i, v) {
 	v = 0
 	for (i = 1; i <= length(s); i++)
@@ -23,5 +24,6 @@ $1 == "E" || $1 == "X" || $1 == "P" {
 		print num($4), "X", n, num($5)
 	next
 }
+$1 == "W" && NF == 8 { next }	# a writer's wait (the reader, the ring's next pages): no hit
 { print "bad record: " $0; bad = 1 }
 END { exit bad }
