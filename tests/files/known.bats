@@ -92,10 +92,10 @@ reported() {
 	againstreport "$O/own" "$O/out"
 }
 
-# Failed on the tree that faulted in a thread's whole ring at its first
-# hit (4 MiB: the caches and the TLB evicted, its first call 0.8-2.1 us
-# over here); a ring is now faulted in a step at a time (NOTES rt/, "Time
-# belongs to the call").
+# A thread's first call is where a cost of the runtime's lands: a whole
+# 4 MiB ring faulted in at the thread's first hit evicts the caches and
+# the TLB its first call then refills (0.8-2.1 us over here), hence the
+# ring's steps (NOTES rt/, "Time belongs to the call").
 @test "run -t: every call within 1.5 us of its own time, each thread's first and the callers' self times included" {
 	needlib
 	besttry runt
