@@ -1,29 +1,41 @@
 /*
- * patch.c: storing to code: a made site's bytes (sites.c), or the
- * switch of many sites (apply.c).  The page is made writable for the
- * store and write-protected again.
+ * patch.c: storing to code: made sites' bytes (sites.c), or the switch
+ * of many sites (apply.c).  The pages are made writable for the stores
+ * and write-protected again, a run of them under one mprotect, not a
+ * site: thousands of sites cost two system calls a page, not a site.
  */
 #include <errno.h>
 #include <string.h>
 #include <sys/mman.h>
 #include "rt/rt.h"
 
-/* store n bytes at p, within one object's segment of protection prot */
+/* pages [lo, hi) of a segment of protection prot made writable: 0, or -1 (said) */
 int
-poke(uint8_t *p, const uint8_t *v, size_t n, int prot)
+codeopen(uintptr_t lo, uintptr_t hi, int prot)
 {
-	uintptr_t lo = pgdown((uintptr_t)p), hi = pgup((uintptr_t)p + n);
-	size_t i;
-
 	if (mprotect((void *)lo, hi - lo, prot | PROT_WRITE) < 0) {
-		rtdebug("mprotect %p: %s", (void *)p, strerror(errno));
+		rtdebug("mprotect %p: %s", (void *)lo, strerror(errno));
 		return -1;
 	}
+	return 0;
+}
+
+/* and write-protected again */
+void
+codeclose(uintptr_t lo, uintptr_t hi, int prot)
+{
+	mprotect((void *)lo, hi - lo, prot);
+}
+
+/* n bytes stored at p in a page codeopen made writable, a byte at a time (a thread may run them) */
+void
+codestore(uint8_t *p, const uint8_t *v, size_t n)
+{
+	size_t i;
+
 	for (i = 0; i < n; i++)
 		__atomic_store_n(p + i, v[i], __ATOMIC_RELAXED);
 	archicache(p, n);
-	mprotect((void *)lo, hi - lo, prot);
-	return 0;
 }
 
 /*
@@ -47,8 +59,7 @@ patch(uint32_t *idx, uint8_t *val, int n)
 			;
 		lo = pg;
 		hi = pg + rt.pagesz;
-		if (mprotect((void *)lo, hi - lo, g->prot | PROT_WRITE) < 0) {
-			rtdebug("mprotect %p: %s", (void *)lo, strerror(errno));
+		if (codeopen(lo, hi, g->prot) < 0) {
 			bad++;
 			continue;
 		}
@@ -58,7 +69,7 @@ patch(uint32_t *idx, uint8_t *val, int n)
 			archicache(s->sled + Flipoff, Fliplen);
 			s->on = val[i];
 		}
-		mprotect((void *)lo, hi - lo, g->prot);
+		codeclose(lo, hi, g->prot);
 	}
 	syncall();
 	return bad ? -1 : 0;

@@ -224,7 +224,9 @@ void	retire(View *old) HIDDEN;
 
 /* patch.c: storing to code */
 int	patch(uint32_t *idx, uint8_t *val, int n) HIDDEN;
-int	poke(uint8_t *p, const uint8_t *v, size_t n, int prot) HIDDEN;
+int	codeopen(uintptr_t lo, uintptr_t hi, int prot) HIDDEN;	/* pages [lo, hi) writable: 0, or -1 */
+void	codeclose(uintptr_t lo, uintptr_t hi, int prot) HIDDEN;	/* write-protected again (prot) */
+void	codestore(uint8_t *p, const uint8_t *v, size_t n) HIDDEN;	/* n bytes at p, in an open page */
 
 /* sync.c: making every thread see a change */
 void	syncinit(void) HIDDEN;

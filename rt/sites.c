@@ -87,8 +87,8 @@ probesite(Obj *o, const Probe *p, Site *s)
 void
 sitesmake(Obj *o, uint64_t *ent, size_t n, const Probe *probe, size_t np)
 {
-	uint32_t k = 0, kp = 0, i, first = rt.nsite;
-	uintptr_t a, pc;
+	uint32_t k = 0, kp = 0, i, j, first = rt.nsite;
+	uintptr_t a, pc, lo, hi;
 	const Sym *sym;
 	uint8_t code[Sledlen], *stub;
 	size_t size;
@@ -146,15 +146,30 @@ sitesmake(Obj *o, uint64_t *ent, size_t n, const Probe *probe, size_t np)
 	mprotect(o->stubs, pgup(size), PROT_READ|PROT_EXEC);
 	o->first = first;
 	o->nsite = k + kp;
-	for (i = 0; i < k + kp; i++) {
+	/* the sleds, a run of sites in address order on adjacent pages of one segment under one mprotect */
+	for (i = 0; i < k + kp; i = j) {
 		s = siteat(first + i);
-		stub = o->stubs + Stubhdr + (i < k ? (size_t)i * Stublen : (size_t)k * Stublen + (size_t)(i - k) * Probestublen);
-		if (i < k)
-			archsledmake(code, (uintptr_t)s->sled, (uintptr_t)stub);
-		else
-			archprobemake(code, (uintptr_t)s->sled, (uintptr_t)stub);
 		g = segof(o, (uintptr_t)s->sled, Sledlen);
-		poke(s->sled, code, Sledlen, g->prot);
+		lo = pgdown((uintptr_t)s->sled);
+		hi = pgup((uintptr_t)s->sled + Sledlen);
+		for (j = i + 1; j < k + kp; j++) {
+			a = (uintptr_t)siteat(first + j)->sled;
+			if (a < (uintptr_t)siteat(first + j - 1)->sled || pgdown(a) > hi || segof(o, a, Sledlen) != g)
+				break;
+			hi = pgup(a + Sledlen);
+		}
+		if (codeopen(lo, hi, g->prot) < 0)
+			continue;
+		for (; i < j; i++) {
+			s = siteat(first + i);
+			stub = o->stubs + Stubhdr + (i < k ? (size_t)i * Stublen : (size_t)k * Stublen + (size_t)(i - k) * Probestublen);
+			if (i < k)
+				archsledmake(code, (uintptr_t)s->sled, (uintptr_t)stub);
+			else
+				archprobemake(code, (uintptr_t)s->sled, (uintptr_t)stub);
+			codestore(s->sled, code, Sledlen);
+		}
+		codeclose(lo, hi, g->prot);
 	}
 	ast(&rt.nsite, first + k + kp);
 }
