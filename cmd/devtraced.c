@@ -131,12 +131,28 @@ writepid(int lockfd)
 		die("%s: %s", lockpath, strerror(errno));
 }
 
-/* the daemon keeps no descriptor of its caller's: a test harness waits for those to close */
+/*
+ * The daemon keeps no descriptor of its caller's: a test harness waits
+ * for those to close: close_range around the two it keeps; without it
+ * (a kernel before 5.9) a close a descriptor up to the limit, 20,000
+ * system calls at every start here (ulimit -n).
+ */
 static void
 closefds(int keep1, int keep2)
 {
-	int fd, max = sysconf(_SC_OPEN_MAX);
+	int keep[2] = { keep1 < keep2 ? keep1 : keep2, keep1 < keep2 ? keep2 : keep1 };
+	int fd, max = sysconf(_SC_OPEN_MAX), i;
+	unsigned from = 3;
 
+	for (i = 0; i < 2; i++) {
+		if (keep[i] < (int)from)
+			continue;
+		if ((unsigned)keep[i] > from && close_range(from, keep[i] - 1, 0) < 0)
+			break;
+		from = keep[i] + 1;
+	}
+	if (i == 2 && close_range(from, ~0u, 0) == 0)
+		return;
 	if (max < 0 || max > 65536)
 		max = 65536;
 	for (fd = 3; fd < max; fd++)
