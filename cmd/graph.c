@@ -10,13 +10,13 @@
  * calls entered); its time is of the calls that returned.  A call's
  * node (or backtrace) rides in its word of calls.c's (Call.aux).
  */
-#include <fnmatch.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "cmd/client.h"
 #include "cmd/calls.h"
+#include "dev/lib.h"
 
 static const char Usage[] =
 	"usage: devtrace graph [--callers] FILE [GLOB]\n"
@@ -92,7 +92,7 @@ matches(Graph *g, uint32_t fn)
 		g->nmatch = n;
 	}
 	if (g->match[fn] < 0)
-		g->match[fn] = fnmatch(g->glob, callname(g->c, fn), 0) == 0;
+		g->match[fn] = globmatch(g->glob, callname(g->c, fn));
 	return g->match[fn];
 }
 

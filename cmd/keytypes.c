@@ -17,12 +17,12 @@
  * Values are read from the low bytes of their class, as the scripts
  * read them (scripts/lib/sigs.awk).
  */
-#include <fnmatch.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "cmd/cmd.h"
+#include "dev/lib.h"
 
 enum {
 	Nmemo = 64,	/* (pattern, word) pairs decided: keys of 16 aggregations */
@@ -210,7 +210,7 @@ agree(Keytypes *k, const char *glob, int word)
 	size_t i;
 
 	for (i = 0; i < k->nfn; i++) {
-		if (fnmatch(glob, k->fn[i].name, FNM_NOESCAPE) != 0)
+		if (!globmatch(glob, k->fn[i].name))
 			continue;
 		c = fnclass(k, &k->fn[i], word);
 		if (c == NULL || !typable(c) || (cls && strcmp(c, cls) != 0)) {

@@ -11,7 +11,6 @@
  * Other users' traces neither see its records nor lose theirs to it.
  */
 #include <errno.h>
-#include <fnmatch.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +19,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "cmd/client.h"
+#include "dev/lib.h"
 
 static volatile sig_atomic_t child;
 
@@ -369,7 +369,7 @@ ownnomatch(Ownsess *o)
 	while (fgets(line, sizeof line, f))
 		if (sscanf(line, "%*s %4095s", name) == 1)
 			for (i = 0; i < o->nglob; i++)
-				hit[i] |= fnmatch(o->glob[i], name, FNM_NOESCAPE) == 0;
+				hit[i] |= globmatch(o->glob[i], name);
 	fclose(f);
 	for (i = 0; i < o->nglob; i++)
 		if (!hit[i]) {

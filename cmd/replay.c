@@ -13,7 +13,6 @@
  * threads' ids.
  */
 #include <errno.h>
-#include <fnmatch.h>
 #include <getopt.h>
 #include <limits.h>
 #include <regex.h>
@@ -26,6 +25,7 @@
 #include "cmd/client.h"
 #include "cmd/calls.h"
 #include "cmd/capfile.h"
+#include "dev/lib.h"
 
 enum {
 	Nglobs = 32,		/* -F and -N each */
@@ -85,7 +85,7 @@ any(char *const *glob, int n, const char *name)
 	int i;
 
 	for (i = 0; i < n; i++)
-		if (fnmatch(glob[i], name, 0) == 0)
+		if (globmatch(glob[i], name))
 			return 1;
 	return 0;
 }

@@ -198,6 +198,26 @@ fixtures() {
 	assert_output "$(devtrace cat f | "$ROOT/scripts/name" f.syms | "$ROOT/scripts/flow")"
 }
 
+@test "replay and graph glob as the device does: a backslash is no escape, so '\\l*' names no function" {
+	fixtures
+	run devtrace replay -F work -N '\l*' f
+	assert_success
+	assert_output - <<-'OUT'
+	    TID       TIME(ns)   DURATION  FUNCTION
+	     16              0             -> work
+	     16             10               -> leaf
+	     17             35             -> work
+	     16             40         30    <- leaf
+	     16             50               -> leaf
+	     16             60         10    <- leaf
+	     16             90         90  <- work
+	     17              -          -  <- work (no exit)
+	OUT
+	run devtrace graph f '\w*'
+	assert_failure 1
+	assert_output "devtrace graph: no call of a function matching '\w*' in f"
+}
+
 @test "replay -D N, -F GLOB, -N GLOB, --tid N, -t MIN: the calls chosen, a call's entry and exit together" {
 	fixtures
 	# depths as flow counts them: 17's exit without entry lowered its thread's bottom to -1
