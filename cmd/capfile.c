@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "cmd/capfile.h"
+#include "cmd/varint.h"
 
 static const char Magic[8] = "devtrace";
 
@@ -93,15 +94,6 @@ captrailer(const char *text, size_t *len)
 	return (char *)c;
 }
 
-static unsigned char *
-putv(unsigned char *p, uint64_t v)
-{
-	for (; v >= 0x80; v >>= 7)
-		*p++ = v | 0x80;
-	*p++ = v;
-	return p;
-}
-
 /* a difference, zigzag-coded: small either way, small varint */
 static uint64_t
 zig(uint64_t to, uint64_t from)
@@ -124,24 +116,24 @@ capchunk(char *out, uint32_t src, const Rec *r, uint32_t n)
 		fl = p++;
 		f = r->exit < Fkind ? r->exit : Fkind;
 		if (f == Fkind)
-			p = putv(p, r->exit);
+			p = varput(p, r->exit);
 		if (r->tid != tid) {
 			f |= Ftid;
-			p = putv(p, tid = r->tid);
+			p = varput(p, tid = r->tid);
 		}
 		if (r->pc != pc) {
 			f |= Fpc;
-			p = putv(p, zig(r->pc, pc));
+			p = varput(p, zig(r->pc, pc));
 			pc = r->pc;
 		}
-		p = putv(p, zig(r->ticks, ticks));
+		p = varput(p, zig(r->ticks, ticks));
 		ticks = r->ticks;
 		a = last[f & Fkind];
 #pragma GCC unroll 4	/* a record's instructions a sixth fewer (callgrind) */
 		for (k = 0; k < 4; k++)
 			if (r->a[k] != a[k]) {
 				f |= Farg << k;
-				p = putv(p, zig(r->a[k], a[k]));
+				p = varput(p, zig(r->a[k], a[k]));
 				a[k] = r->a[k];
 			}
 		*fl = f;

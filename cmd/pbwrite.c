@@ -1,11 +1,12 @@
 /*
  * pbwrite.c: the protobuf wire format by hand (pbwrite.h).  A varint is
- * 7 bits a byte, low first, the top bit set on all but the last; a key
- * is field << 3 | wire type (0 varint, 2 length-delimited).
+ * varint.h's; a key is field << 3 | wire type (0 varint, 2
+ * length-delimited).
  */
 #include <stdlib.h>
 #include <string.h>
 #include "cmd/pbwrite.h"
+#include "cmd/varint.h"
 
 enum { Wvarint = 0, Wlen = 2, Varintmax = 10 };
 
@@ -31,37 +32,11 @@ room(Pb *p, size_t n)
 	return 0;
 }
 
-/* v as a varint at b: its length */
-static size_t
-putvarint(uint8_t *b, uint64_t v)
-{
-	size_t n = 0;
-
-	while (v >= 0x80) {
-		b[n++] = (uint8_t)(v | 0x80);
-		v >>= 7;
-	}
-	b[n++] = (uint8_t)v;
-	return n;
-}
-
-static size_t
-varintlen(uint64_t v)
-{
-	size_t n = 1;
-
-	while (v >= 0x80) {
-		v >>= 7;
-		n++;
-	}
-	return n;
-}
-
 static void
 key(Pb *p, uint32_t field, int wire)
 {
 	if (room(p, Varintmax) == 0)
-		p->n += putvarint(p->b + p->n, (uint64_t)field << 3 | (uint64_t)wire);
+		p->n = (size_t)(varput(p->b + p->n, (uint64_t)field << 3 | (uint64_t)wire) - p->b);
 }
 
 void
@@ -69,7 +44,7 @@ pbvarint(Pb *p, uint32_t field, uint64_t v)
 {
 	key(p, field, Wvarint);
 	if (room(p, Varintmax) == 0)
-		p->n += putvarint(p->b + p->n, v);
+		p->n = (size_t)(varput(p->b + p->n, v) - p->b);
 }
 
 void
@@ -78,7 +53,7 @@ pbbytes(Pb *p, uint32_t field, const void *s, size_t n)
 	key(p, field, Wlen);
 	if (room(p, Varintmax + n) != 0)
 		return;
-	p->n += putvarint(p->b + p->n, n);
+	p->n = (size_t)(varput(p->b + p->n, n) - p->b);
 	memcpy(p->b + p->n, s, n);
 	p->n += n;
 }
@@ -107,11 +82,11 @@ pbend(Pb *p)
 	if (p->nomem)
 		return;
 	len = p->n - at;
-	k = varintlen(len);
+	k = varlen(len);
 	if (room(p, k) != 0)
 		return;
 	memmove(p->b + at + k, p->b + at, len);
-	putvarint(p->b + at, len);
+	varput(p->b + at, len);
 	p->n += k;
 }
 
