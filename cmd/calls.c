@@ -16,6 +16,7 @@
 #include <string.h>
 #include "cmd/calls.h"
 #include "cmd/capfile.h"
+#include "dev/lib.h"
 
 enum {
 	Nbatch = 4096,	/* records taken from the reader at once */
@@ -90,16 +91,6 @@ mix(uint64_t x)
 	x *= 0xff51afd7ed558ccdull;
 	x ^= x >> 33;
 	return x;
-}
-
-static uint64_t
-strhash(const char *s)
-{
-	uint64_t h = 1469598103934665603ull;
-
-	while (*s)
-		h = (h ^ (unsigned char)*s++) * 1099511628211ull;
-	return h;
 }
 
 static int

@@ -197,6 +197,17 @@ globmatch(const char *p, const char *s)
 	return *p == 0;
 }
 
+/* FNV-1a of a string: the hash of names in tables, and of a directory in its device's file name */
+uint64_t
+strhash(const char *s)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+
+	while (*s)
+		h = (h ^ (unsigned char)*s++) * 0x100000001b3ull;
+	return h;
+}
+
 int
 streqn(const char *a, const char *b, size_t n)
 {

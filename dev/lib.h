@@ -49,6 +49,7 @@ void	bputnul(Buf *b);	/* a NUL after the text, or in the last byte if it did not
 int	parsehex(const char *s, uint64_t *v);
 int	parsedec(const char *s, uint64_t *v);
 int	globmatch(const char *pat, const char *s);
+uint64_t	strhash(const char *s);	/* FNV-1a */
 char	*sskip(char *s);	/* s past its blanks */
 char	*sword(char **s);	/* the next word, NUL-terminated in place; *s at the word after it */
 char	*strim(char *s);	/* s without the blanks that begin and end it, in place */

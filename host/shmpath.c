@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "dev/lib.h"
 #include "host/shm.h"
 
 const char *
@@ -113,8 +114,6 @@ int
 shmpath(const char *dir, const char *suffix, char *buf, size_t n)
 {
 	char abs[PATH_MAX], priv[PATH_MAX];
-	uint64_t h = 0xcbf29ce484222325ull;
-	const char *p;
 
 	if (dir[0] == '/')
 		snprintf(abs, sizeof abs, "%s", dir);
@@ -122,11 +121,9 @@ shmpath(const char *dir, const char *suffix, char *buf, size_t n)
 		return -1;
 	else
 		snprintf(abs + strlen(abs), sizeof abs - strlen(abs), "/%s", dir);
-	for (p = abs; *p; p++)
-		h = (h ^ (unsigned char)*p) * 0x100000001b3ull;
 	if (privdir(priv, sizeof priv) < 0)
 		return -1;
-	return snprintf(buf, n, "%s/%016llx%s", priv, (unsigned long long)h, suffix) >= (int)n ? -1 : 0;
+	return snprintf(buf, n, "%s/%016llx%s", priv, (unsigned long long)strhash(abs), suffix) >= (int)n ? -1 : 0;
 }
 
 int
